@@ -1,0 +1,75 @@
+/// A local calendar day, such as 2026-03-28, independent of any time zone.
+///
+/// Stored as the number of days since 1970-01-01 in the proleptic Gregorian calendar, so
+/// consecutive days differ by one and streaks are simple arithmetic.
+public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
+  /// Days since 1970-01-01.
+  public var ordinal: Int32
+
+  /// Creates a day from its ordinal (days since 1970-01-01).
+  public init(ordinal: Int32) { self.ordinal = ordinal }
+
+  /// Creates a day from a calendar date. Returns `nil` for a date that does not exist.
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...12).contains(month), day >= 1, day <= Self.daysIn(month: month, year: year),
+      (-9999...9999).contains(year)
+    else { return nil }
+    // Howard Hinnant's days_from_civil.
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let mp = (month + 9) % 12
+    let doy = (153 * mp + 2) / 5 + day - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    ordinal = Int32(era * 146097 + doe - 719468)
+  }
+
+  /// Parses `YYYY-MM-DD`.
+  public init?(_ text: some StringProtocol) {
+    let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+    else { return nil }
+    self.init(year: y, month: m, day: d)
+  }
+
+  /// The calendar date of this day.
+  public var components: (year: Int, month: Int, day: Int) {
+    let z = Int(ordinal) + 719468
+    let era = (z >= 0 ? z : z - 146096) / 146097
+    let doe = z - era * 146097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+  }
+
+  /// The day's name, `YYYY-MM-DD`.
+  public var description: String {
+    let (y, m, d) = components
+    return "\(Self.pad(y, 4))-\(Self.pad(m, 2))-\(Self.pad(d, 2))"
+  }
+
+  /// Day of the week, 1 = Monday ... 7 = Sunday (ISO 8601).
+  public var weekday: Int { Int((Int64(ordinal) % 7 + 7 + 3) % 7) + 1 }
+
+  /// The day `n` days later.
+  public func adding(days n: Int32) -> Day { Day(ordinal: ordinal + n) }
+
+  public static func < (lhs: Day, rhs: Day) -> Bool { lhs.ordinal < rhs.ordinal }
+
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  private static func pad(_ value: Int, _ width: Int) -> String {
+    let text = String(abs(value))
+    return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
+  }
+}

@@ -1,0 +1,60 @@
+/// A point on a monotonic timeline, in nanoseconds since an arbitrary origin (usually boot).
+///
+/// Monotonic instants only measure durations. They mean nothing across reboots, so every
+/// instant that is persisted is paired with the ``MonotonicClock/bootSession`` it came from.
+public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
+  /// Nanoseconds since the clock's origin.
+  public var nanoseconds: Int64
+
+  /// Creates an instant from nanoseconds since the clock's origin.
+  public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
+
+  /// Creates an instant from seconds since the clock's origin, rounded to the nanosecond.
+  public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+
+  /// Seconds since the clock's origin.
+  public var seconds: Double { Double(nanoseconds) / 1e9 }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
+
+  /// The instant `duration` later.
+  public static func + (lhs: Self, rhs: Duration) -> Self {
+    Self(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds)
+  }
+
+  /// The duration from `rhs` to `lhs`.
+  public static func - (lhs: Self, rhs: Self) -> Duration {
+    .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
+  }
+
+  public var description: String { "\(seconds)s" }
+}
+
+/// The source of durations: a clock that never goes backwards and ignores wall-clock changes.
+///
+/// Dwell measures every duration with a monotonic clock, so a user who changes the date
+/// neither gains nor loses time. ``SystemMonotonicClock`` is the production clock;
+/// `DwellTesting.ManualClock` drives time by hand in tests.
+public protocol MonotonicClock: Sendable {
+  /// The current instant. Called on the hot path: it must be cheap and lock-free.
+  func now() -> MonotonicInstant
+  /// Identifies the clock's origin (the boot). Two instants are comparable only when
+  /// they were read in the same boot session.
+  var bootSession: String { get }
+}
+
+extension Duration {
+  /// The whole duration in nanoseconds, saturating at the bounds of `Int64`.
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    return product &+ attoseconds / 1_000_000_000
+  }
+
+  /// The duration in seconds as a floating-point number.
+  public var seconds: Double {
+    let (seconds, attoseconds) = components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}

@@ -1,0 +1,55 @@
+public import Dispatch
+
+/// A scheduled piece of work that can be cancelled.
+public protocol ScheduledWork: Sendable {
+  /// Cancels the work if it has not started yet.
+  func cancel()
+}
+
+/// Runs the engine's background work: timers at monotonic instants, and work to do soon.
+///
+/// The engine never starts threads or tasks itself; it asks its scheduler. Production code
+/// uses ``DispatchScheduler`` (one serial queue); tests use `DwellTesting.ManualClock`,
+/// which runs timers synchronously, at their exact instants, when the test advances time.
+public protocol EngineScheduler: Sendable {
+  /// Runs `work` at `deadline` on the scheduler's serial context.
+  func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
+    -> any ScheduledWork
+  /// Runs `work` soon, in order with other work, on the scheduler's serial context.
+  func perform(_ work: @escaping @Sendable () -> Void)
+  /// Whether ``perform(_:)`` runs work immediately on the calling thread. A synchronous
+  /// scheduler lets the engine process every event as it is recorded (tests, replay).
+  var isSynchronous: Bool { get }
+}
+
+/// The production scheduler: a serial dispatch queue with timers measured on a monotonic clock.
+public final class DispatchScheduler: EngineScheduler {
+  /// The queue all engine work runs on.
+  public let queue: DispatchQueue
+  private let clock: any MonotonicClock
+
+  /// Creates a scheduler on a new serial utility queue.
+  public init(clock: any MonotonicClock, label: String = "dwell.engine") {
+    self.clock = clock
+    self.queue = DispatchQueue(label: label, qos: .utility)
+  }
+
+  public var isSynchronous: Bool { false }
+
+  public func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
+    -> any ScheduledWork
+  {
+    let delay = max(0, deadline.nanoseconds - clock.now().nanoseconds)
+    let item = DispatchWorkItem(block: work)
+    queue.asyncAfter(deadline: .now() + .nanoseconds(Int(clamping: delay)), execute: item)
+    return DispatchScheduled(item: item)
+  }
+
+  public func perform(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+}
+
+private struct DispatchScheduled: ScheduledWork, @unchecked Sendable {
+  // DispatchWorkItem is thread-safe; it is not marked Sendable on every platform.
+  let item: DispatchWorkItem
+  func cancel() { item.cancel() }
+}

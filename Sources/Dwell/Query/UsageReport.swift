@@ -1,0 +1,126 @@
+/// Usage figures at one instant: the report of `TRACE.md`.
+public struct UsageReport: Sendable, Equatable {
+  /// Figures of one subject (the app, or one screen).
+  public struct Figures: Sendable, Equatable {
+    /// All-time accrued time.
+    public var time: Duration
+    /// Accrued time per local day, only days above zero.
+    public var days: [Day: Duration]
+    /// Visits (screens only).
+    public var visits: Int
+  }
+
+  /// The whole app.
+  public var app: Figures
+  /// Sessions so far.
+  public var sessions: Int
+  /// Days with app time above zero.
+  public var activeDays: Int
+  /// Longest run of consecutive active days.
+  public var longestStreak: Int
+  /// Every screen that appeared at least once, by name.
+  public var screens: [String: Figures]
+  /// Every unlocked rule, by id.
+  public var unlocks: [String: UnlockRecord]
+
+  init(accountant: Accountant, book: RuleBook) {
+    self.init(
+      app: accountant.app, sessions: accountant.sessions,
+      screens: accountant.screens.map { ($0.name, $0.tally, $0.visits) },
+      unlocks: Array(book.unlocked.values))
+  }
+
+  init(
+    app: Tally, sessions: Int, screens: [(name: String, tally: Tally, visits: Int)],
+    unlocks: [UnlockRecord]
+  ) {
+    func figures(_ tally: Tally, _ visits: Int) -> Figures {
+      var days: [Day: Duration] = [:]
+      for (day, nanos) in tally.days where nanos > 0 { days[day] = .nanoseconds(nanos) }
+      return Figures(time: .nanoseconds(tally.nanos), days: days, visits: visits)
+    }
+    self.app = figures(app, 0)
+    self.sessions = sessions
+    let active = app.days.filter { $0.value > 0 }.keys.map(\.ordinal).sorted()
+    activeDays = active.count
+    var longest = 0
+    var run = 0
+    var previous: Int32?
+    for day in active {
+      run = previous == day - 1 ? run + 1 : 1
+      longest = max(longest, run)
+      previous = day
+    }
+    longestStreak = longest
+    var byName: [String: Figures] = [:]
+    for screen in screens where screen.visits > 0 || screen.tally.nanos > 0 {
+      byName[screen.name] = figures(screen.tally, screen.visits)
+    }
+    self.screens = byName
+    var unlocked: [String: UnlockRecord] = [:]
+    for record in unlocks { unlocked[record.rule] = record }
+    self.unlocks = unlocked
+  }
+
+  /// The report of what a store holds (committed data only).
+  public init(store: Store) throws {
+    let usage = try store.load()
+    self.init(app: usage.app, sessions: usage.sessions, screens: usage.screens, unlocks: usage.unlocks)
+  }
+}
+
+extension UsageReport {
+  /// How unlock instants are written in JSON.
+  public enum UnlockTime: Sendable {
+    /// Seconds on the monotonic timeline (a replayed trace's `t`).
+    case monotonicSeconds
+    /// ISO 8601 wall-clock time.
+    case wallClock
+  }
+
+  /// The report as the JSON of `TRACE.md`. `unlocks` is included when `includeUnlocks`.
+  public func json(includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true)
+    -> String
+  {
+    func days(_ days: [Day: Duration]) -> JSONValue {
+      .object(days.map { ($0.key.description, JSONValue.seconds($0.value.nanoseconds)) })
+    }
+    var top: [(key: String, value: JSONValue)] = [
+      (
+        "app",
+        .object([
+          ("seconds", .seconds(app.time.nanoseconds)), ("sessions", .integer(sessions)),
+          ("activeDays", .integer(activeDays)), ("longestStreak", .integer(longestStreak)),
+          ("days", days(app.days)),
+        ])
+      ),
+      (
+        "screens",
+        .object(
+          screens.map { name, figures in
+            (
+              name,
+              .object([
+                ("seconds", .seconds(figures.time.nanoseconds)), ("visits", .integer(figures.visits)),
+                ("days", days(figures.days)),
+              ])
+            )
+          })
+      ),
+    ]
+    if includeUnlocks {
+      top.append(
+        (
+          "unlocks",
+          .object(
+            unlocks.map { id, record in
+              switch unlockTime {
+              case .monotonicSeconds: return (id, .seconds(record.mono.nanoseconds))
+              case .wallClock: return (id, .string(ISO8601.format(record.wall)))
+              }
+            })
+        ))
+    }
+    return JSONWriter.render(.object(top), pretty: pretty)
+  }
+}

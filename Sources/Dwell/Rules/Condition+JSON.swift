@@ -1,0 +1,163 @@
+extension Condition {
+  /// Parses a condition in the JSON form of `TRACE.md` (also used for Lua tables).
+  ///
+  /// - Throws: a message naming what is wrong; the caller adds the rule's id.
+  public static func parse(_ value: JSONValue) throws(RuleError) -> Condition {
+    guard case .object(let members) = value else {
+      throw RuleError("a condition must be an object, not \(value.typeName)")
+    }
+    var keys = Set<String>()
+    for member in members {
+      guard keys.insert(member.key).inserted else { throw RuleError("key '\(member.key)' is repeated") }
+    }
+    func number(_ key: String) throws(RuleError) -> Double {
+      guard case .number(let n, _)? = value[key] else {
+        throw RuleError("'\(key)' must be a number, not \(value[key]?.typeName ?? "missing")")
+      }
+      guard n >= 0 else { throw RuleError("'\(key)' must not be negative (\(n))") }
+      return n
+    }
+    func count(_ key: String) throws(RuleError) -> Int {
+      let n = try number(key)
+      guard n == n.rounded(), n < 1e15 else { throw RuleError("'\(key)' must be a whole number (\(n))") }
+      return Int(n)
+    }
+    func seconds(_ key: String) throws(RuleError) -> Duration {
+      let n = try number(key)
+      guard n < 1e12 else { throw RuleError("'\(key)' is too large (\(n))") }
+      return .nanoseconds(Int64((n * 1e9).rounded()))
+    }
+    func screen() throws(RuleError) -> String {
+      guard case .string(let s)? = value["screen"] else {
+        throw RuleError("'screen' must be a string, not \(value["screen"]?.typeName ?? "missing")")
+      }
+      guard !s.isEmpty else { throw RuleError("'screen' must not be empty") }
+      return s
+    }
+    func parts(_ key: String) throws(RuleError) -> [Condition] {
+      guard case .array(let items)? = value[key] else { throw RuleError("'\(key)' must be an array") }
+      guard !items.isEmpty else { throw RuleError("'\(key)' must not be empty") }
+      var result: [Condition] = []
+      for item in items { result.append(try parse(item)) }
+      return result
+    }
+    func exactly(_ allowed: Set<String>) throws(RuleError) {
+      if let odd = keys.subtracting(allowed).sorted().first {
+        throw RuleError("unknown key '\(odd)' in a condition with \(allowed.sorted().joined(separator: ", "))")
+      }
+    }
+    if keys.contains("all") {
+      try exactly(["all"])
+      return .all(try parts("all"))
+    }
+    if keys.contains("any") {
+      try exactly(["any"])
+      return .any(try parts("any"))
+    }
+    if keys.contains("appSeconds") {
+      try exactly(["appSeconds"])
+      return .appTime(try seconds("appSeconds"))
+    }
+    if keys.contains("sessions") {
+      try exactly(["sessions"])
+      return .sessions(try count("sessions"))
+    }
+    for dayKey in ["activeDays", "streak"] where keys.contains(dayKey) {
+      try exactly([dayKey, "minimumPerDay", "screen"])
+      let n = try count(dayKey)
+      let minimum = keys.contains("minimumPerDay") ? try seconds("minimumPerDay") : nil
+      let target = keys.contains("screen") ? try screen() : nil
+      return dayKey == "streak"
+        ? .streak(n, minimumPerDay: minimum, screen: target)
+        : .activeDays(n, minimumPerDay: minimum, screen: target)
+    }
+    if keys.contains("screen") {
+      if keys.contains("seconds") {
+        try exactly(["screen", "seconds"])
+        return .screenTime(try screen(), try seconds("seconds"))
+      }
+      if keys.contains("visits") {
+        try exactly(["screen", "visits"])
+        return .visits(try screen(), try count("visits"))
+      }
+      try exactly(["screen", "seconds", "visits"])
+    }
+    if keys.isEmpty { throw RuleError("the condition is empty") }
+    throw RuleError("unknown key '\(keys.sorted()[0])': the condition matches no known form")
+  }
+}
+
+extension Rule {
+  /// Parses a rules file in the JSON form: an array of `{"id": ..., "when": ...}`.
+  ///
+  /// - Throws: ``RuleError`` naming the rule (its id, or its position) and the problem.
+  public static func parseJSON(_ text: String, file: String? = nil) throws(RuleError) -> [Rule] {
+    let document: JSONValue
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      throw RuleError("not valid JSON: \(error)", file: file)
+    }
+    guard case .array(let items) = document else {
+      throw RuleError("a rules file must be a JSON array of rules, not \(document.typeName)", file: file)
+    }
+    var rules: [Rule] = []
+    var seen = Set<String>()
+    for (offset, item) in items.enumerated() {
+      let position = "#\(offset + 1)"
+      guard case .object(let members) = item else {
+        throw RuleError(rule: position, "a rule must be an object, not \(item.typeName)", file: file)
+      }
+      guard case .string(let id)? = item["id"], !id.isEmpty else {
+        throw RuleError(rule: position, "the rule needs a non-empty string 'id'", file: file)
+      }
+      guard seen.insert(id).inserted else {
+        throw RuleError(rule: id, "the id is repeated", file: file)
+      }
+      for member in members where !["id", "when", "title", "description"].contains(member.key) {
+        throw RuleError(rule: id, "unknown key '\(member.key)'", file: file)
+      }
+      guard let when = item["when"] else { throw RuleError(rule: id, "the rule needs 'when'", file: file) }
+      do {
+        var rule = Rule(id, when: try Condition.parse(when))
+        if case .string(let title)? = item["title"] { rule.title = title }
+        if case .string(let summary)? = item["description"] { rule.summary = summary }
+        rules.append(rule)
+      } catch {
+        throw RuleError(rule: id, error.message, file: file)
+      }
+    }
+    return rules
+  }
+
+  /// Checks a set of rules built in code: ids unique and non-empty, groups non-empty,
+  /// thresholds non-negative.
+  public static func validate(_ rules: [Rule]) throws(RuleError) {
+    var seen = Set<String>()
+    for (offset, rule) in rules.enumerated() {
+      guard !rule.id.isEmpty else { throw RuleError(rule: "#\(offset + 1)", "the id is empty") }
+      guard seen.insert(rule.id).inserted else { throw RuleError(rule: rule.id, "the id is repeated") }
+      if let problem = rule.condition.problem { throw RuleError(rule: rule.id, problem) }
+    }
+  }
+}
+
+extension Condition {
+  var problem: String? {
+    switch self {
+    case .appTime(let d), .screenTime(_, let d):
+      return d < .zero ? "a duration must not be negative" : nil
+    case .visits(let s, let n):
+      return s.isEmpty ? "the screen name is empty" : n < 0 ? "a count must not be negative" : nil
+    case .sessions(let n):
+      return n < 0 ? "a count must not be negative" : nil
+    case .activeDays(let n, let m, let s), .streak(let n, let m, let s):
+      if n < 0 { return "a count must not be negative" }
+      if let m, m < .zero { return "a duration must not be negative" }
+      return s?.isEmpty == true ? "the screen name is empty" : nil
+    case .all(let parts), .any(let parts):
+      return parts.isEmpty ? "a group must not be empty" : parts.lazy.compactMap(\.problem).first
+    case .check: return nil
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/// When a rule unlocks: the declarative conditions of `TRACE.md`, or a scripted check.
+///
+/// Every metric only grows, so a condition that holds keeps holding, and the engine can
+/// compute the exact instant at which it starts to hold.
+///
+/// ```swift
+/// let committed: Condition = .all([.sessions(2), .screenTime("Lessons", .minutes(30))])
+/// ```
+public indirect enum Condition: Sendable, CustomStringConvertible {
+  /// App time reaches the duration.
+  case appTime(Duration)
+  /// Time on the named screen reaches the duration.
+  case screenTime(String, Duration)
+  /// The named screen has been visited at least this many times.
+  case visits(String, Int)
+  /// At least this many sessions.
+  case sessions(Int)
+  /// At least `count` days reached `minimumPerDay` (of the app, or of `screen`).
+  /// Without a minimum, any time above zero counts.
+  case activeDays(Int, minimumPerDay: Duration? = nil, screen: String? = nil)
+  /// The longest run of consecutive qualifying days reaches `count`.
+  case streak(Int, minimumPerDay: Duration? = nil, screen: String? = nil)
+  /// Every sub-condition holds (unlocks at the latest of them).
+  case all([Condition])
+  /// Some sub-condition holds (unlocks at the earliest of them).
+  case any([Condition])
+  /// A scripted check, evaluated after every event and at every tick of app time.
+  case check(any RuleCheck)
+
+  /// A designer-readable sentence: "30 min in Lessons".
+  public var description: String {
+    switch self {
+    case .appTime(let d): return "\(Self.words(d)) in the app"
+    case .screenTime(let s, let d): return "\(Self.words(d)) in \(s)"
+    case .visits(let s, let n): return "\(n) visit\(n == 1 ? "" : "s") to \(s)"
+    case .sessions(let n): return "\(n) session\(n == 1 ? "" : "s")"
+    case .activeDays(let n, let minimum, let screen):
+      return "\(n) day\(n == 1 ? "" : "s")\(Self.dayQualifier(minimum, screen))"
+    case .streak(let n, let minimum, let screen):
+      return "\(n) days in a row\(Self.dayQualifier(minimum, screen))"
+    case .all(let parts): return parts.map(\.description).joined(separator: " and ")
+    case .any(let parts): return "(" + parts.map(\.description).joined(separator: " or ") + ")"
+    case .check: return "a scripted check"
+    }
+  }
+
+  private static func dayQualifier(_ minimum: Duration?, _ screen: String?) -> String {
+    switch (minimum, screen) {
+    case (nil, nil): return " of use"
+    case (nil, let s?): return " with time in \(s)"
+    case (let m?, nil): return " with at least \(words(m))"
+    case (let m?, let s?): return " with at least \(words(m)) in \(s)"
+    }
+  }
+
+  /// "90 s", "30 min", "1 h 30 min".
+  static func words(_ duration: Duration) -> String {
+    let total = duration.seconds
+    if total < 60 || total.truncatingRemainder(dividingBy: 60) != 0 {
+      return total == total.rounded() ? "\(Int(total)) s" : "\(total) s"
+    }
+    let minutes = Int(total / 60)
+    if minutes < 60 { return "\(minutes) min" }
+    return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+  }
+}
+
+/// A scripted condition: any code that looks at the usage so far and answers yes or no.
+///
+/// The Lua scripting module implements this; Swift code can too. ``holds(_:)`` runs on the
+/// engine's processing context, never on the caller's thread; it must be quick.
+public protocol RuleCheck: Sendable {
+  /// Whether the rule should unlock, given the usage at the moment of evaluation.
+  func holds(_ usage: UsageView) -> Bool
+}

@@ -1,0 +1,53 @@
+/// A named unlock: it unlocks at the first instant its condition holds, and stays unlocked.
+///
+/// ```swift
+/// let bonus = Rule("bonus-level", when: .screenTime("Lessons", .minutes(30)),
+///                  title: "Bonus level", summary: "Spend 30 minutes in Lessons")
+/// ```
+public struct Rule: Sendable, Identifiable, CustomStringConvertible {
+  /// The rule's unique, stable id. Persisted with the unlock.
+  public var id: String
+  /// When the rule unlocks.
+  public var condition: Condition
+  /// A title the app can show.
+  public var title: String?
+  /// A description the app can show.
+  public var summary: String?
+
+  /// Creates a rule.
+  public init(_ id: String, when condition: Condition, title: String? = nil, summary: String? = nil) {
+    self.id = id
+    self.condition = condition
+    self.title = title
+    self.summary = summary
+  }
+
+  public var description: String { "\(id): unlocks after \(condition)" }
+}
+
+/// A rule or rules file that cannot be used, with the rule it concerns.
+public struct RuleError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// The rule's id, or `#N` (1-based position) when it has no usable id.
+  public var rule: String?
+  /// What is wrong.
+  public var message: String
+  /// The file, if known.
+  public var file: String?
+  /// The line, if known.
+  public var line: Int?
+
+  /// Creates an error.
+  public init(rule: String? = nil, _ message: String, file: String? = nil, line: Int? = nil) {
+    self.rule = rule
+    self.message = message
+    self.file = file
+    self.line = line
+  }
+
+  public var description: String {
+    var location = ""
+    if let file { location = line.map { "\(file):\($0): " } ?? "\(file): " }
+    if let rule { return "\(location)rule '\(rule)': \(message)" }
+    return location + message
+  }
+}

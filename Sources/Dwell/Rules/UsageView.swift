@@ -1,0 +1,48 @@
+/// The usage figures at one instant, as scripted checks see them.
+///
+/// Seconds are `Double`s; a view is cheap to make and must not be kept past the call.
+public struct UsageView: Sendable {
+  /// Figures for one screen.
+  public struct Screen: Sendable {
+    /// All-time seconds on the screen.
+    public var seconds: Double
+    /// Visits to the screen.
+    public var visits: Int
+    /// Seconds on the screen today (local day).
+    public var todaySeconds: Double
+  }
+
+  /// All-time app seconds.
+  public let appSeconds: Double
+  /// Sessions so far.
+  public let sessions: Int
+  /// Days with app time above zero.
+  public let activeDays: Int
+  /// The longest run of consecutive active days.
+  public let longestStreak: Int
+  /// The run of active days ending today (or yesterday, if today has no time yet).
+  public let currentStreak: Int
+  /// App seconds today.
+  public let todaySeconds: Double
+  /// The local date now.
+  public let today: Day
+  /// The local hour now, 0-23.
+  public let hour: Int
+  /// The monotonic instant of the evaluation.
+  public let instant: MonotonicInstant
+
+  let screens: [ScreenUsage]
+  let screenIndex: [String: Int32]
+
+  /// Figures for the named screen (zeros for a screen never seen).
+  public func screen(_ name: String) -> Screen {
+    guard let index = screenIndex[name] else { return Screen(seconds: 0, visits: 0, todaySeconds: 0) }
+    let usage = screens[Int(index)]
+    return Screen(
+      seconds: Double(usage.tally.nanos) / 1e9, visits: usage.visits,
+      todaySeconds: Double(usage.tally.nanos(on: today)) / 1e9)
+  }
+
+  /// Names of every screen seen so far.
+  public var screenNames: [String] { screens.map(\.name) }
+}

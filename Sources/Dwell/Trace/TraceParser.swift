@@ -1,0 +1,140 @@
+internal import Foundation
+
+/// A trace that breaks the format of `TRACE.md`, with the line it breaks on.
+public struct TraceError: Error, CustomStringConvertible, Sendable, Equatable {
+  /// The 1-based line number.
+  public var line: Int
+  /// What is wrong.
+  public var reason: String
+
+  /// Creates an error.
+  public init(line: Int, _ reason: String) {
+    self.line = line
+    self.reason = reason
+  }
+
+  public var description: String { "line \(line): \(reason)" }
+}
+
+/// Parses and validates lifecycle traces (JSON Lines).
+public enum TraceParser {
+  /// Parses a whole trace, checking every rule of the format: `t` present, numeric and
+  /// non-decreasing; known events; required fields; events only while the process runs.
+  ///
+  /// - Throws: ``TraceError`` for the first line that breaks the format.
+  public static func parse(_ text: String) throws(TraceError) -> [TraceEvent] {
+    var events: [TraceEvent] = []
+    var running = false
+    var last: Int64 = .min
+    var lineNumber = 0
+    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      lineNumber += 1
+      let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
+      if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+      let event = try parseLine(line, number: lineNumber, isFirst: events.isEmpty)
+      if event.t.nanoseconds < last {
+        throw TraceError(line: lineNumber, "t goes backwards (\(event.t.seconds) after \(Double(last) / 1e9))")
+      }
+      last = event.t.nanoseconds
+      switch event.kind {
+      case .launch:
+        if running { throw TraceError(line: lineNumber, "launch while the process is already running") }
+        running = true
+      default:
+        if !running {
+          throw TraceError(
+            line: lineNumber,
+            "\(event.name) while the process is not running (before the first launch, or after terminate/crash)")
+        }
+        if event.kind == .terminate || event.kind == .crash { running = false }
+      }
+      events.append(event)
+    }
+    return events
+  }
+
+  /// Parses one line (no process-state checks).
+  public static func parseLine(_ line: some StringProtocol, number: Int, isFirst: Bool) throws(TraceError)
+    -> TraceEvent
+  {
+    let value: JSONValue
+    do {
+      value = try JSONParser.parse(line)
+    } catch {
+      throw TraceError(line: number, "not valid JSON (\(error.message))")
+    }
+    guard case .object = value else {
+      throw TraceError(line: number, "not a JSON object (found \(value.typeName))")
+    }
+    guard let tValue = value["t"] else { throw TraceError(line: number, "'t' is missing") }
+    guard case .number(let seconds, _) = tValue else {
+      throw TraceError(line: number, "'t' must be a number, not \(tValue.typeName)")
+    }
+    guard seconds >= 0, seconds < 1e11 else {
+      throw TraceError(line: number, "'t' is out of range (\(seconds))")
+    }
+    let t = MonotonicInstant(nanoseconds: Int64((seconds * 1e6).rounded()) * 1000)
+    guard let eventValue = value["event"] else { throw TraceError(line: number, "'event' is missing") }
+    guard case .string(let name) = eventValue else {
+      throw TraceError(line: number, "'event' must be a string, not \(eventValue.typeName)")
+    }
+    func string(_ key: String, required: Bool) throws(TraceError) -> String? {
+      guard let field = value[key] else {
+        if required { throw TraceError(line: number, "\(name) needs '\(key)'") }
+        return nil
+      }
+      guard case .string(let s) = field else {
+        throw TraceError(line: number, "'\(key)' must be a string, not \(field.typeName)")
+      }
+      return s
+    }
+    func clockFields() throws(TraceError) -> (WallInstant?, TimeZone?) {
+      var wall: WallInstant?
+      var zone: TimeZone?
+      if let text = try string("wall", required: false) {
+        guard let parsed = ISO8601.parse(text) else {
+          throw TraceError(line: number, "'wall' is not an ISO 8601 instant with Z or an offset: \(text)")
+        }
+        wall = parsed
+      }
+      if let text = try string("tz", required: false) {
+        guard let parsed = TimeZone(identifier: text), !text.isEmpty else {
+          throw TraceError(line: number, "'tz' is not a known IANA time zone: \(text)")
+        }
+        zone = parsed
+      }
+      return (wall, zone)
+    }
+    let kind: TraceEvent.Kind
+    switch name {
+    case "launch":
+      let (wall, zone) = try clockFields()
+      if isFirst && (wall == nil || zone == nil) {
+        throw TraceError(line: number, "the first launch needs 'wall' and 'tz'")
+      }
+      kind = .launch(wall: wall, timeZone: zone)
+    case "clock":
+      let (wall, zone) = try clockFields()
+      if wall == nil && zone == nil { throw TraceError(line: number, "clock needs 'wall' or 'tz'") }
+      kind = .clock(wall: wall, timeZone: zone)
+    case "appear":
+      guard let screen = try string("screen", required: true), !screen.isEmpty else {
+        throw TraceError(line: number, "'screen' must not be empty")
+      }
+      guard let id = try string("id", required: true) else { throw TraceError(line: number, "appear needs 'id'") }
+      kind = .appear(screen: screen, id: id)
+    case "disappear":
+      guard let id = try string("id", required: true) else { throw TraceError(line: number, "disappear needs 'id'") }
+      kind = .disappear(id: id)
+    case "active": kind = .active
+    case "inactive": kind = .inactive
+    case "background": kind = .background
+    case "foreground": kind = .foreground
+    case "terminate": kind = .terminate
+    case "crash": kind = .crash
+    case "interact": kind = .interact
+    default: throw TraceError(line: number, "unknown event '\(name)'")
+    }
+    return TraceEvent(line: number, t: t, kind: kind)
+  }
+}

@@ -1,0 +1,32 @@
+extension Engine {
+  /// How an engine counts. A value type: copy it, change what you need.
+  public struct Configuration: Sendable {
+    /// Accrual stops this long after the last touch, `active` or screen appearance.
+    /// `nil` (the default) turns the idle timeout off.
+    public var idleTimeout: Duration?
+    /// An `active` starts a new session when at least this long has passed since the app
+    /// last stopped being active. Default 30 minutes.
+    public var sessionTimeout: Duration
+    /// Accrued time is committed this often while anything accrues; a crash loses at most
+    /// this much. Default 2 seconds.
+    public var checkpointInterval: Duration
+    /// Scripted checks are evaluated whenever app time reaches a whole multiple of this.
+    /// Default 1 second.
+    public var evaluationTick: Duration
+    /// The rules in force.
+    public var rules: [Rule]
+
+    /// Creates a configuration; every parameter has the documented default.
+    public init(
+      idleTimeout: Duration? = nil, sessionTimeout: Duration = .seconds(1800),
+      checkpointInterval: Duration = .seconds(2), evaluationTick: Duration = .seconds(1),
+      rules: [Rule] = []
+    ) {
+      self.idleTimeout = idleTimeout
+      self.sessionTimeout = sessionTimeout
+      self.checkpointInterval = checkpointInterval
+      self.evaluationTick = evaluationTick
+      self.rules = rules
+    }
+  }
+}

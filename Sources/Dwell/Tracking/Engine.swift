@@ -1,0 +1,262 @@
+internal import Foundation
+internal import Synchronization
+
+/// The tracking engine: turns lifecycle events into accrued time, visits, sessions, days
+/// and unlocks, following `TRACE.md`, and commits them to a ``Store``.
+///
+/// One engine lives for one process run: creating it is the launch, ``terminate()`` is a
+/// clean exit, and an engine that simply stops (a crash) loses at most the checkpoint
+/// interval. ``record(_:)`` is the hot path: a clock read and an append under an
+/// uncontended lock, with no I/O. Everything else runs on the injected scheduler.
+///
+/// ```swift
+/// let engine = try Engine(store: Store(path: path), configuration: .init(rules: rules))
+/// engine.record(.active)
+/// engine.record(.appear(screen: "Lessons", id: ScreenInstance("lessons-1")))
+/// ```
+public final class Engine: Sendable {
+  /// The configuration the engine was created with.
+  public let configuration: Configuration
+  /// The store the engine commits to.
+  public let store: Store
+  private let clock: any MonotonicClock
+  private let scheduler: any EngineScheduler
+  private let buffer = EventBuffer()
+  private let state: Mutex<State>
+  private let commitLock = Mutex<Void>(())
+  private let handlers = Mutex<Handlers>(Handlers())
+
+  private struct State: ~Copyable {
+    var accountant: Accountant
+    var book: RuleBook
+    var spare: [StampedEvent] = []
+    var wake: (at: Int64, work: any ScheduledWork)?
+    var checkpoint: (any ScheduledWork)?
+    var stopped = false
+  }
+
+  private struct Handlers {
+    var unlock: [@Sendable (UnlockRecord) -> Void] = []
+    var error: [@Sendable (any Error) -> Void] = []
+  }
+
+  /// Launches an engine on `store`: loads what was committed (recovering from a crash if
+  /// the last run did not end cleanly) and starts counting.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read; ``RuleError`` for invalid rules.
+  public init(
+    store: Store, configuration: Configuration = Configuration(),
+    clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(),
+    scheduler: (any EngineScheduler)? = nil
+  ) throws {
+    try Rule.validate(configuration.rules)
+    self.configuration = configuration
+    self.store = store
+    self.clock = clock
+    self.scheduler = scheduler ?? DispatchScheduler(clock: clock)
+    let restored: RestoredUsage
+    do {
+      restored = try store.load()
+    } catch let error as DatabaseError {
+      throw StoreError.database(error)
+    }
+    let now = clock.now().nanoseconds
+    let accountant = Accountant(
+      now: now, wall: wallClock.now(), timeZone: wallClock.timeZone, boot: clock.bootSession,
+      idleTimeout: configuration.idleTimeout.map(\.nanoseconds),
+      sessionTimeout: configuration.sessionTimeout.nanoseconds, restored: restored)
+    let book = RuleBook(
+      rules: configuration.rules, unlocked: restored.unlocks,
+      tick: configuration.evaluationTick.nanoseconds, accountant: accountant)
+    state = Mutex(State(accountant: accountant, book: book))
+  }
+
+  // MARK: Recording (hot path)
+
+  /// Records an event now. Safe from any thread; costs a clock read and an append.
+  ///
+  /// - Complexity: O(1), no I/O, no allocation in steady state.
+  @inline(__always)
+  public func record(_ event: LifecycleEvent) {
+    let waiting = buffer.append(StampedEvent(at: clock.now().nanoseconds, event: event))
+    switch event {
+    case .appear, .disappear, .interact:
+      if scheduler.isSynchronous {
+        process()
+      } else if waiting >= 512 {
+        scheduler.perform { [weak self] in self?.process() }
+      }
+    case .background, .terminate:
+      if scheduler.isSynchronous {
+        commitReportingErrors()
+      } else {
+        scheduler.perform { [weak self] in self?.commitReportingErrors() }
+      }
+    case .active, .inactive, .foreground, .clockChanged:
+      if scheduler.isSynchronous {
+        process()
+      } else {
+        scheduler.perform { [weak self] in self?.process() }
+      }
+    }
+  }
+
+  // MARK: Processing
+
+  /// Applies every recorded event and brings accrual up to now; unlocks rules at their
+  /// exact instants. Called by timers and queries; safe from any thread.
+  public func process() {
+    let now = clock.now().nanoseconds
+    let unlocked = state.withLock { state -> [UnlockRecord] in
+      guard !state.stopped else { return [] }
+      var events = state.spare
+      buffer.drain(into: &events)
+      var unlocked: [UnlockRecord] = []
+      for item in events {
+        let at = max(item.at, state.accountant.cursor)
+        catchUp(&state, to: at, &unlocked)
+        state.accountant.apply(item.event, at: at)
+        unlocked += state.book.evaluate(at: at, &state.accountant)
+      }
+      events.removeAll(keepingCapacity: true)
+      state.spare = events
+      catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
+      for record in unlocked { state.accountant.recordUnlock(record) }
+      scheduleTimers(&state)
+      return unlocked
+    }
+    if !unlocked.isEmpty {
+      // Persist before announcing.
+      if scheduler.isSynchronous {
+        commitReportingErrors()
+      } else {
+        scheduler.perform { [weak self] in self?.commitReportingErrors() }
+      }
+    }
+  }
+
+  /// Advances accrual to `target`, stopping at each instant a rule could unlock.
+  private func catchUp(_ state: inout State, to target: Int64, _ unlocked: inout [UnlockRecord]) {
+    while let wake = state.book.nextWake(after: state.accountant.cursor, &state.accountant),
+      wake <= target
+    {
+      state.accountant.advance(to: wake)
+      unlocked += state.book.evaluate(at: wake, &state.accountant)
+    }
+    state.accountant.advance(to: target)
+  }
+
+  private func scheduleTimers(_ state: inout State) {
+    let cursor = state.accountant.cursor
+    let next = state.book.nextWake(after: cursor, &state.accountant)
+    if state.wake?.at != next {
+      state.wake?.work.cancel()
+      state.wake = nil
+      if let next {
+        let work = scheduler.schedule(at: MonotonicInstant(nanoseconds: next)) { [weak self] in
+          self?.process()
+        }
+        state.wake = (next, work)
+      }
+    }
+    if state.checkpoint == nil,
+      state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges
+    {
+      let at = MonotonicInstant(nanoseconds: cursor) + configuration.checkpointInterval
+      state.checkpoint = scheduler.schedule(at: at) { [weak self] in self?.checkpointFired() }
+    }
+  }
+
+  private func checkpointFired() {
+    state.withLock { $0.checkpoint = nil }
+    commitReportingErrors()
+  }
+
+  // MARK: Committing
+
+  /// Commits everything accrued so far to the store, synchronously.
+  ///
+  /// Called automatically at every checkpoint and on `background`/`terminate`. If the
+  /// store cannot be written, the changes stay in memory and go with the next commit.
+  /// - Throws: the store's error.
+  public func commit() throws {
+    process()
+    try commitLock.withLock { _ in
+      guard
+        let batch = state.withLock({ state -> CheckpointBatch? in
+          guard !state.stopped, state.accountant.hasPendingChanges else { return nil }
+          return state.accountant.takePending()
+        })
+      else { return }
+      do {
+        try store.commit(batch)
+      } catch {
+        state.withLock { $0.accountant.restorePending(batch) }
+        throw error
+      }
+      let announce = handlers.withLock { $0.unlock }
+      for record in batch.changes.unlocks {
+        for handler in announce { handler(record) }
+      }
+    }
+    state.withLock { scheduleTimers(&$0) }
+  }
+
+  private func commitReportingErrors() {
+    do {
+      try commit()
+    } catch {
+      let report = handlers.withLock { $0.error }
+      for handler in report { handler(error) }
+    }
+  }
+
+  /// Ends the process run cleanly: records `terminate` and commits everything.
+  public func terminate() {
+    record(.terminate)
+    if !scheduler.isSynchronous { commitReportingErrors() }
+    stop()
+  }
+
+  /// Stops the engine without committing, as a crash would: pending changes are lost.
+  /// Used by replay and crash tests; an app never needs it.
+  public func abandon() { stop() }
+
+  private func stop() {
+    state.withLock { state in
+      state.stopped = true
+      state.wake?.work.cancel()
+      state.wake = nil
+      state.checkpoint?.cancel()
+      state.checkpoint = nil
+    }
+  }
+
+  // MARK: Observing
+
+  /// Calls `handler` for every unlock, once, after it is persisted, in order.
+  public func onUnlock(_ handler: @escaping @Sendable (UnlockRecord) -> Void) {
+    handlers.withLock { $0.unlock.append(handler) }
+  }
+
+  /// Calls `handler` when a commit fails (the data stays in memory and is retried).
+  public func onError(_ handler: @escaping @Sendable (any Error) -> Void) {
+    handlers.withLock { $0.error.append(handler) }
+  }
+
+  // MARK: Reading
+
+  /// A report of all usage so far, including time accrued in the interval still open.
+  public func report() -> UsageReport {
+    process()
+    return state.withLock { state in
+      UsageReport(accountant: state.accountant, book: state.book)
+    }
+  }
+
+  /// Reads the live state under the engine's lock (memory only, no I/O).
+  func withState<T>(_ body: (inout Accountant, inout RuleBook) -> T) -> T {
+    process()
+    return state.withLock { body(&$0.accountant, &$0.book) }
+  }
+}

@@ -1,0 +1,31 @@
+internal import Synchronization
+
+/// An event stamped with the monotonic instant at which it was recorded.
+struct StampedEvent: Sendable {
+  var at: Int64
+  var event: LifecycleEvent
+}
+
+/// The hot path's only shared state: an append-only buffer behind an uncontended lock.
+///
+/// Recording costs one clock read (by the caller) and one append here. The buffer is
+/// swapped out whole by the engine; its capacity is kept so steady state never allocates.
+final class EventBuffer: Sendable {
+  private let storage = Mutex<[StampedEvent]>([])
+
+  init() { storage.withLock { $0.reserveCapacity(256) } }
+
+  /// Appends an event; returns the number of events now waiting.
+  @inline(__always)
+  func append(_ event: StampedEvent) -> Int {
+    storage.withLock {
+      $0.append(event)
+      return $0.count
+    }
+  }
+
+  /// Moves every waiting event into `into` (which must be empty), keeping capacities.
+  func drain(into spare: inout [StampedEvent]) {
+    storage.withLock { swap(&$0, &spare) }
+  }
+}

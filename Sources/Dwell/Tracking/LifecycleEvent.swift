@@ -1,0 +1,52 @@
+public import Foundation
+
+/// The identity of one on-screen instance: a view controller, a SwiftUI view, a window.
+///
+/// Two appearances with the same identity are the same visit; two instances with the same
+/// screen name visible at once count once. Build one from an object (no allocation) or a string.
+public struct ScreenInstance: Hashable, Sendable, CustomStringConvertible {
+  enum Storage: Hashable, Sendable {
+    case object(UInt)
+    case name(String)
+  }
+  let storage: Storage
+
+  /// The instance identified by an object, such as a view controller.
+  public init(_ object: ObjectIdentifier) { storage = .object(UInt(bitPattern: object)) }
+  /// The instance identified by a number the caller keeps unique.
+  public init(number: UInt) { storage = .object(number) }
+  /// The instance identified by a string (trace ids, SwiftUI view identities).
+  public init(_ name: String) { storage = .name(name) }
+
+  public var description: String {
+    switch storage {
+    case .object(let n): return "#\(n)"
+    case .name(let s): return s
+    }
+  }
+}
+
+/// Something that happened in the app, as the engine sees it.
+///
+/// The process's own start and end are not events: creating an ``Engine`` is the launch;
+/// ``Engine/terminate()`` is a clean exit; a crash is simply an engine that stops.
+public enum LifecycleEvent: Sendable, Equatable {
+  /// The app became active (interactive, in the foreground).
+  case active
+  /// The app resigned active but is still on screen.
+  case inactive
+  /// The app entered the background.
+  case background
+  /// The app is about to enter the foreground (not yet active).
+  case foreground
+  /// Screen instance `id` named `screen` became visible.
+  case appear(screen: String, id: ScreenInstance)
+  /// Screen instance `id` stopped being visible.
+  case disappear(id: ScreenInstance)
+  /// The user touched the app (resets the idle timeout).
+  case interact
+  /// The wall clock and/or the time zone changed. `nil` keeps the current value.
+  case clockChanged(wall: WallInstant?, timeZone: TimeZone?)
+  /// The process is exiting cleanly. Prefer ``Engine/terminate()``, which also commits.
+  case terminate
+}

@@ -1,0 +1,39 @@
+/// Accrued time of one subject (the app, or one screen): all-time and per local day.
+struct Tally: Sendable, Equatable {
+  var nanos: Int64 = 0
+  var days: [Day: Int64] = [:]
+
+  @inline(__always)
+  mutating func add(_ amount: Int64, on day: Day) {
+    nanos += amount
+    days[day, default: 0] += amount
+  }
+
+  func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
+}
+
+/// Accrued usage of one screen name.
+struct ScreenUsage: Sendable {
+  let name: String
+  var tally = Tally()
+  var visits = 0
+  /// How many instances with this name are visible now.
+  var visible = 0
+}
+
+/// When the app last stopped being active, for the session timeout.
+struct StopMark: Sendable, Equatable {
+  var mono: Int64
+  var boot: String
+  var wall: WallInstant
+}
+
+/// Everything the engine knows from the store when it starts.
+struct RestoredUsage: Sendable {
+  var app = Tally()
+  var screens: [(name: String, tally: Tally, visits: Int)] = []
+  var sessions = 0
+  var lastStop: StopMark?
+  var unlocks: [UnlockRecord] = []
+  var nextVisitID: Int64 = 1
+}

@@ -1,0 +1,144 @@
+public import Dwell
+public import Foundation
+internal import Synchronization
+
+/// A monotonic clock and scheduler that moves only when told to.
+///
+/// Timers scheduled on it run synchronously, in order, at their exact instants, inside
+/// ``advance(by:)`` and ``advance(to:)``; ``perform(_:)`` runs work at once. An ``Engine``
+/// on a manual clock therefore processes every event as it is recorded, and a test of a
+/// week of use runs in milliseconds. Reads are lock-protected, so any thread may call it.
+///
+/// ```swift
+/// let clock = ManualClock()
+/// let engine = try Engine(store: store, clock: clock, wallClock: ManualWallClock(clock: clock),
+///                         scheduler: clock)
+/// engine.record(.active)
+/// clock.advance(by: .minutes(30))
+/// ```
+public final class ManualClock: MonotonicClock, EngineScheduler {
+  private struct Timer {
+    var id: Int
+    var at: Int64
+    var work: @Sendable () -> Void
+  }
+
+  private struct State {
+    var now: Int64
+    var boot: String
+    var timers: [Timer] = []
+    var nextID = 0
+  }
+
+  private let state: Mutex<State>
+
+  /// Creates a clock at `start` in boot session `bootSession`.
+  public init(start: MonotonicInstant = MonotonicInstant(nanoseconds: 0), bootSession: String = "manual-boot") {
+    state = Mutex(State(now: start.nanoseconds, boot: bootSession))
+  }
+
+  public func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: state.withLock { $0.now }) }
+
+  public var bootSession: String { state.withLock { $0.boot } }
+
+  public var isSynchronous: Bool { true }
+
+  /// Moves time forward by `duration`, running every timer due on the way.
+  public func advance(by duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    let nanos = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    advance(to: MonotonicInstant(nanoseconds: now().nanoseconds + max(0, nanos)))
+  }
+
+  /// Moves time forward to `instant` (never backwards), running every timer due on the way.
+  public func advance(to instant: MonotonicInstant) {
+    while true {
+      let due = state.withLock { state -> Timer? in
+        guard let index = state.timers.indices.min(by: { a, b in
+          (state.timers[a].at, state.timers[a].id) < (state.timers[b].at, state.timers[b].id)
+        }), state.timers[index].at <= instant.nanoseconds
+        else { return nil }
+        let timer = state.timers.remove(at: index)
+        state.now = max(state.now, timer.at)
+        return timer
+      }
+      guard let due else { break }
+      due.work()
+    }
+    state.withLock { $0.now = max($0.now, instant.nanoseconds) }
+  }
+
+  /// Simulates a reboot: the monotonic timeline restarts at `start` in a new boot session,
+  /// and pending timers are dropped.
+  public func reboot(bootSession: String, start: MonotonicInstant = MonotonicInstant(nanoseconds: 0)) {
+    state.withLock {
+      $0.boot = bootSession
+      $0.now = start.nanoseconds
+      $0.timers.removeAll()
+    }
+  }
+
+  public func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
+    -> any ScheduledWork
+  {
+    let id = state.withLock { state -> Int in
+      state.nextID += 1
+      state.timers.append(Timer(id: state.nextID, at: deadline.nanoseconds, work: work))
+      return state.nextID
+    }
+    return Cancel(clock: self, id: id)
+  }
+
+  public func perform(_ work: @escaping @Sendable () -> Void) { work() }
+
+  /// How many timers are waiting.
+  public var pendingTimers: Int { state.withLock { $0.timers.count } }
+
+  private struct Cancel: ScheduledWork {
+    let clock: ManualClock
+    let id: Int
+    func cancel() { clock.state.withLock { $0.timers.removeAll { $0.id == id } } }
+  }
+}
+
+/// A wall clock that follows a ``ManualClock``: wall(t) = W + (t − tW) for the latest
+/// (tW, W) set, exactly as `TRACE.md` defines it. The time zone is set by hand.
+public final class ManualWallClock: WallClock {
+  private struct Anchor {
+    var mono: Int64
+    var wall: WallInstant
+    var zone: TimeZone
+  }
+  private let clock: ManualClock
+  private let anchor: Mutex<Anchor>
+
+  /// Creates a wall clock reading `wall` now, in `timeZone`.
+  public init(
+    clock: ManualClock, wall: WallInstant = WallInstant(nanosecondsSince1970: 1_767_225_600_000_000_000),
+    timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+  ) {
+    self.clock = clock
+    anchor = Mutex(Anchor(mono: clock.now().nanoseconds, wall: wall, zone: timeZone))
+  }
+
+  public func now() -> WallInstant {
+    let mono = clock.now().nanoseconds
+    return anchor.withLock {
+      WallInstant(nanosecondsSince1970: $0.wall.nanosecondsSince1970 + (mono - $0.mono))
+    }
+  }
+
+  public var timeZone: TimeZone { anchor.withLock { $0.zone } }
+
+  /// Sets the wall clock to `wall` at the current manual instant (the user changed the date).
+  public func set(_ wall: WallInstant) {
+    let mono = clock.now().nanoseconds
+    anchor.withLock {
+      $0.mono = mono
+      $0.wall = wall
+    }
+  }
+
+  /// Sets the time zone in force.
+  public func set(timeZone: TimeZone) { anchor.withLock { $0.zone = timeZone } }
+}

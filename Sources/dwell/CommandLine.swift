@@ -1,0 +1,75 @@
+/// A small hand-written argument parser: flags with values, boolean flags, positionals.
+struct Arguments {
+  private(set) var positionals: [String] = []
+  private var values: [String: String] = [:]
+  private var flags: Set<String> = []
+
+  /// Parses `arguments` against the options a command accepts.
+  init(_ arguments: [String], valued: Set<String>, boolean: Set<String>) throws(UsageError) {
+    var i = 0
+    var onlyPositionals = false
+    while i < arguments.count {
+      let arg = arguments[i]
+      i += 1
+      if onlyPositionals || !arg.hasPrefix("--") || arg == "-" {
+        positionals.append(arg)
+        continue
+      }
+      if arg == "--" {
+        onlyPositionals = true
+        continue
+      }
+      var name = String(arg.dropFirst(2))
+      var inline: String?
+      if let eq = name.firstIndex(of: "=") {
+        inline = String(name[name.index(after: eq)...])
+        name = String(name[..<eq])
+      }
+      if valued.contains(name) {
+        if let inline {
+          values[name] = inline
+        } else {
+          guard i < arguments.count else { throw UsageError("--\(name) needs a value") }
+          values[name] = arguments[i]
+          i += 1
+        }
+      } else if boolean.contains(name), inline == nil {
+        flags.insert(name)
+      } else {
+        throw UsageError("unknown option --\(name)")
+      }
+    }
+  }
+
+  func value(_ name: String) -> String? { values[name] }
+  func flag(_ name: String) -> Bool { flags.contains(name) }
+
+  /// A non-negative number of seconds.
+  func seconds(_ name: String) throws(UsageError) -> Duration? {
+    guard let text = values[name] else { return nil }
+    guard let value = Double(text), value.isFinite, value >= 0, value < 1e9 else {
+      throw UsageError("--\(name) takes a number of seconds, not '\(text)'")
+    }
+    return .nanoseconds(Int64((value * 1e9).rounded()))
+  }
+
+  func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+    guard let text = values[name] else { return fallback }
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return value
+  }
+}
+
+/// A mistake in how the command was called: exit code 2.
+struct UsageError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// A failure while doing the work: exit code 1.
+struct Failure: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,49 @@
+internal import Dwell
+internal import DwellTesting
+internal import Foundation
+
+enum DemoCommand {
+  static let help = """
+    USAGE: dwell demo [--days N] [--seed N] [--out DIR]
+
+    Simulates N days (default 28) of a sample learning app through the real engine and
+    store, with sample rules, and prints the report. Deterministic for a given seed.
+
+    OPTIONS:
+      --days N     Days to simulate (1-3650, default 28)
+      --seed N     Random seed (default 1)
+      --out DIR    Keep the store and trace in DIR (default: a temporary directory)
+    """
+
+  static let rules: [Rule] = [
+    Rule("ten-minutes-of-lessons", when: .screenTime("Lessons", .seconds(600))),
+    Rule("quiz-taker", when: .visits("Quiz", 5)),
+    Rule("three-day-streak", when: .streak(3)),
+    Rule("practice-week", when: .streak(7, minimumPerDay: .seconds(120), screen: "Lessons")),
+    Rule("regular", when: .sessions(20)),
+  ]
+
+  static func run(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: ["days", "seed", "out"], boolean: ["help"])
+    if args.flag("help") { return print(help) }
+    let days = try args.integer("days", default: 28, range: 1...3650)
+    let seed = try args.integer("seed", default: 1, range: 0...Int.max)
+    let events = TraceGenerator(days: days, seed: UInt64(seed)).events()
+    let directory = args.value("out")
+    let store: String
+    if let directory {
+      try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      store = directory + "/demo.sqlite"
+      Files.removeStore(store)
+      let trace = events.map(\.jsonLine).joined(separator: "\n") + "\n"
+      _ = FileManager.default.createFile(atPath: directory + "/demo-trace.jsonl", contents: Data(trace.utf8))
+    } else {
+      store = Files.temporaryStore()
+    }
+    defer { if directory == nil { Files.removeStore(store) } }
+    let report = try Replayer(storePath: store, configuration: .init(rules: rules)).run(events)
+    print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))\n")
+    print(ReportText.render(report, rules: rules, unlockTime: .monotonicSeconds))
+    if let directory { print("\nStore and trace written to \(directory)") }
+  }
+}

@@ -1,0 +1,115 @@
+internal import Dwell
+internal import DwellTesting
+internal import Foundation
+
+enum ReplayCommand {
+  static let help = """
+    USAGE: dwell replay TRACE [options]
+
+    Feeds a lifecycle trace (JSON Lines, see TRACE.md) to the real engine on a manual
+    clock, with a real SQLite store, and prints the report.
+
+    OPTIONS:
+      --rules FILE                 Rules: a JSON rules file (.json)
+      --idle-timeout S             Stop accruing S seconds after the last touch (default off)
+      --session-timeout S          Gap that starts a new session (default 1800)
+      --checkpoint-interval S      Commit interval while accruing (default 2)
+      --store PATH                 Keep the store at PATH (default: a temporary file)
+      --json                       Print the report as JSON
+
+    EXAMPLES:
+      dwell replay trace.jsonl --rules rules.json --json
+      dwell replay trace.jsonl --store usage.sqlite && dwell report usage.sqlite
+    """
+
+  static func run(_ raw: [String]) throws {
+    let args = try Arguments(
+      raw, valued: ["rules", "idle-timeout", "session-timeout", "checkpoint-interval", "store"],
+      boolean: ["json", "help"])
+    if args.flag("help") { return print(help) }
+    guard args.positionals.count == 1, let path = args.positionals.first else {
+      throw UsageError("replay takes one trace file; run 'dwell replay --help'")
+    }
+    var configuration = Engine.Configuration()
+    configuration.idleTimeout = try args.seconds("idle-timeout")
+    if let timeout = try args.seconds("session-timeout") { configuration.sessionTimeout = timeout }
+    if let interval = try args.seconds("checkpoint-interval") {
+      guard interval > .zero else { throw UsageError("--checkpoint-interval must be above zero") }
+      configuration.checkpointInterval = interval
+    }
+    if let rulesPath = args.value("rules") { configuration.rules = try RulesLoader.load(rulesPath) }
+    let text = try Files.read(path)
+    let events: [TraceEvent]
+    do {
+      events = try TraceParser.parse(text)
+    } catch {
+      throw Failure("\(path): \(error)")
+    }
+    let store = args.value("store") ?? Files.temporaryStore()
+    defer { if args.value("store") == nil { Files.removeStore(store) } }
+    if args.value("store") != nil { Files.removeStore(store) }
+    let progress = ProgressBar(total: events.count)
+    let report: UsageReport
+    do {
+      report = try Replayer(storePath: store, configuration: configuration).run(events) { progress.update($0) }
+    } catch {
+      throw Failure("\(error)")
+    }
+    progress.finish()
+    if args.flag("json") {
+      print(report.json(includeUnlocks: args.value("rules") != nil))
+    } else {
+      print(ReportText.render(report, rules: configuration.rules, unlockTime: .monotonicSeconds))
+    }
+  }
+}
+
+enum RulesLoader {
+  /// Loads a rules file by its extension.
+  static func load(_ path: String) throws -> [Rule] {
+    let text = try Files.read(path)
+    do {
+      return try Rule.parseJSON(text, file: path)
+    } catch {
+      throw Failure("invalid rules: \(error)")
+    }
+  }
+}
+
+enum Files {
+  static func read(_ path: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw Failure("cannot read \(path): no such file, or not readable")
+    }
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  static func temporaryStore() -> String {
+    let dir = FileManager.default.temporaryDirectory.path
+    return "\(dir)/dwell-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+  }
+
+  static func removeStore(_ path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+  }
+}
+
+/// A progress bar on stderr, shown only when stderr is a terminal and the job is long.
+final class ProgressBar {
+  let total: Int
+  let enabled: Bool
+  init(total: Int) {
+    self.total = total
+    enabled = isatty(2) == 1 && total >= 20_000
+  }
+  func update(_ done: Int) {
+    guard enabled, total > 0 else { return }
+    let width = 30
+    let filled = done * width / total
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    FileHandle.standardError.write(Data("\r[\(bar)] \(done * 100 / total)%".utf8))
+  }
+  func finish() {
+    if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+  }
+}
