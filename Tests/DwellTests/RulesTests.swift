@@ -1,0 +1,111 @@
+import Dwell
+import DwellTesting
+import Testing
+
+@Suite struct RulesTests {
+  @Test func jsonRulesParseIntoConditions() throws {
+    let rules = try Rule.parseJSON(
+      #"""
+      [{"id": "a", "when": {"screen": "Lessons", "seconds": 600}},
+       {"id": "b", "when": {"all": [{"sessions": 2}, {"streak": 3, "screen": "L", "minimumPerDay": 60}]}}]
+      """#)
+    #expect(rules.map(\.id) == ["a", "b"])
+    #expect(rules[0].condition.description == "10 min in Lessons")
+    #expect(rules[1].condition.description == "2 sessions and 3 days in a row with at least 1 min in L")
+  }
+
+  @Test(arguments: [
+    (#"{"id":"x"}"#, "array"),
+    (#"[{"id":"neg","when":{"appSeconds":-5}}]"#, "neg"),
+    (#"[{"id":"frac","when":{"screen":"Shop","visits":2.5}}]"#, "frac"),
+    (#"[{"id":"odd","when":{"screen":"Shop","minutes":5}}]"#, "odd"),
+    (#"[{"id":"e","when":{"any":[]}}]"#, "e"),
+    (#"[{"id":"t","when":{"sessions":1}},{"id":"t","when":{"sessions":2}}]"#, "t"),
+    (#"[{"when":{"sessions":1}}]"#, "#1"),
+    (#"[{"id":"s","when":{"sessions":"2"}}]"#, "s"),
+  ])
+  func invalidRulesNameTheRule(text: String, names: String) {
+    #expect {
+      try Rule.parseJSON(text)
+    } throws: { error in
+      "\(error)".contains(names)
+    }
+  }
+
+  @Test func timeThresholdsUnlockBetweenEvents() throws {
+    let rig = Rig(configuration: .init(rules: [Rule("ten", when: .screenTime("Lessons", .seconds(600)))]))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(100)
+    engine.record(.appear(screen: "Lessons", id: ScreenInstance("l")))
+    rig.advance(3600)
+    #expect(engine.report().unlocks["ten"]?.mono.seconds == 700)
+  }
+
+  @Test func allUnlocksAtTheLatestPartAnyAtTheEarliest() throws {
+    let rig = Rig(
+      configuration: .init(rules: [
+        Rule("all", when: .all([.appTime(.seconds(50)), .visits("Shop", 1)])),
+        Rule("any", when: .any([.appTime(.seconds(50)), .visits("Shop", 1)])),
+      ]))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(80)
+    engine.record(.appear(screen: "Shop", id: ScreenInstance("s")))
+    let unlocks = engine.report().unlocks
+    #expect(unlocks["any"]?.mono.seconds == 50)
+    #expect(unlocks["all"]?.mono.seconds == 80)
+  }
+
+  @Test func streaksWithADailyMinimum() throws {
+    let rig = Rig(
+      wall: "2026-01-05T06:00:00Z", zone: "UTC",
+      configuration: .init(rules: [Rule("s", when: .streak(3, minimumPerDay: .seconds(300), screen: "L"))]))
+    let engine = try rig.launch()
+    for _ in 0..<3 {
+      engine.record(.appear(screen: "L", id: ScreenInstance("l")))
+      engine.record(.active)
+      rig.advance(400)
+      engine.record(.disappear(id: ScreenInstance("l")))
+      engine.record(.background)
+      rig.advance(86_400 - 400)
+    }
+    // Third day's 300 s are reached 300 s after 06:00 on day three.
+    let expected = 2 * 86_400.0 + 300
+    #expect(engine.report().unlocks["s"]?.mono.seconds == expected)
+  }
+
+  @Test func activeDaysUnlockWhenAccrualStartsOnTheNewDay() throws {
+    let rig = Rig(
+      wall: "2026-01-05T23:00:00Z", zone: "UTC", configuration: .init(rules: [Rule("two", when: .activeDays(2))]))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(7200)
+    #expect(engine.report().unlocks["two"]?.mono.seconds == 3600)
+  }
+
+  @Test func scriptedChecksRunAtEventsAndTicks() throws {
+    struct HalfMinute: RuleCheck {
+      func holds(_ usage: UsageView) -> Bool { usage.appSeconds >= 30.5 }
+    }
+    let rig = Rig(configuration: .init(rules: [Rule("c", when: .check(HalfMinute()))]))
+    let engine = try rig.launch()
+    rig.advance(0.25)
+    engine.record(.active)
+    rig.advance(100)
+    // App time 30.5 at t=30.75, but checks run at whole ticks of app time: 31 s at t=31.25.
+    #expect(engine.report().unlocks["c"]?.mono.seconds == 31.25)
+  }
+
+  @Test func unlocksAreStickyAcrossLaunches() throws {
+    let rules = [Rule("five", when: .sessions(1))]
+    let rig = Rig(configuration: .init(rules: rules))
+    var engine = try rig.launch()
+    engine.record(.active)
+    engine.terminate()
+    let first = engine.report().unlocks["five"]
+    rig.advance(4000)
+    engine = try rig.launch()
+    #expect(engine.report().unlocks["five"] == first)
+  }
+}

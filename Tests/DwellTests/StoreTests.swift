@@ -1,0 +1,111 @@
+import Dwell
+import DwellTesting
+import Foundation
+import Testing
+
+@Suite struct StoreTests {
+  @Test func everythingUpToBackgroundSurvivesACrash() throws {
+    let rig = Rig()
+    var engine = try rig.launch()
+    engine.record(.appear(screen: "Lessons", id: ScreenInstance("l")))
+    engine.record(.active)
+    rig.advance(100.5)
+    engine.record(.background)
+    rig.advance(1)
+    engine.abandon()  // kill -9
+    engine = try rig.launch()
+    let report = engine.report()
+    #expect(seconds(report.app.time) == 100.5)
+    #expect(seconds(report.screens["Lessons"]!.time) == 100.5)
+    #expect(report.screens["Lessons"]!.visits == 1)
+    #expect(report.sessions == 1)
+  }
+
+  @Test func aCrashWhileActiveLosesAtMostTheCheckpointInterval() throws {
+    for crashAfter in [0.5, 1.999, 2.0, 7.3, 61.0] {
+      let rig = Rig()
+      var engine = try rig.launch()
+      engine.record(.active)
+      engine.record(.appear(screen: "Game", id: ScreenInstance("g")))
+      rig.advance(crashAfter)
+      engine.abandon()
+      engine = try rig.launch()
+      let kept = engine.report().app.time.seconds
+      #expect(kept <= crashAfter + 0.001)
+      #expect(kept >= crashAfter - 2.001, "crash after \(crashAfter)s kept \(kept)s")
+    }
+  }
+
+  @Test func unlocksArePersistedBeforeTheyAreAnnounced() throws {
+    let rig = Rig(configuration: .init(rules: [Rule("minute", when: .appTime(.seconds(60)))]))
+    let engine = try rig.launch()
+    let path = rig.store.path
+    let seenInStore = LockedBox<[String]>([])
+    engine.onUnlock { record in
+      let persisted = (try? UsageReport(store: Store(path: path, readOnly: true)))?.unlocks.keys
+      seenInStore.update { $0.append(contentsOf: persisted.map(Array.init) ?? []) }
+      #expect(record.rule == "minute")
+    }
+    engine.record(.active)
+    rig.advance(59.999)
+    #expect(engine.report().unlocks.isEmpty)
+    rig.advance(0.001)
+    #expect(engine.report().unlocks["minute"]?.mono == MonotonicInstant(nanoseconds: 60_000_000_000))
+    #expect(seenInStore.value == ["minute"])
+    engine.abandon()
+    let again = try rig.launch()
+    #expect(again.report().unlocks["minute"] != nil)
+  }
+
+  @Test func reportFromTheStoreMatchesTheEngine() throws {
+    let rig = Rig(wall: "2026-03-01T22:00:00Z")
+    let engine = try rig.launch()
+    engine.record(.active)
+    for i in 0..<50 {
+      engine.record(.appear(screen: "S\(i % 7)", id: ScreenInstance("\(i)")))
+      rig.advance(97.25)
+      engine.record(.disappear(id: ScreenInstance("\(i)")))
+    }
+    engine.terminate()
+    let live = engine.report()
+    let stored = try UsageReport(store: Store(path: rig.store.path, readOnly: true))
+    #expect(live == stored)
+    #expect(stored.app.days.count == 2)
+  }
+
+  @Test func aStoreFromANewerSchemaIsLeftUntouched() throws {
+    let store = TemporaryStore()
+    _ = try Store(path: store.path)
+    let raw = try Store(path: store.path)
+    _ = raw
+    // Simulate a newer Dwell: add a migration this build does not know.
+    let sqlite = Process()
+    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    sqlite.arguments = [
+      "sqlite3", store.path,
+      "INSERT INTO dwell_migrations VALUES('v99-future', '2030-01-01')",
+    ]
+    try sqlite.run()
+    sqlite.waitUntilExit()
+    guard sqlite.terminationStatus == 0 else { return }  // no sqlite3 shell here
+    let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+    #expect(throws: StoreError.self) { _ = try Store(path: store.path) }
+    let after = try Data(contentsOf: URL(fileURLWithPath: store.path))
+    #expect(before == after)
+  }
+
+  @Test func aFileThatIsNotSQLiteIsAnError() throws {
+    let store = TemporaryStore()
+    try Data(repeating: 0x41, count: 8192).write(to: URL(fileURLWithPath: store.path))
+    #expect(throws: StoreError.self) { _ = try Store(path: store.path) }
+  }
+}
+
+/// A value behind a lock, for test callbacks.
+final class LockedBox<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var stored: Value
+  init(_ value: Value) { stored = value }
+  var value: Value { lock.withLock { stored } }
+  func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
+}
