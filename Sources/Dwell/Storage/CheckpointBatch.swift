@@ -4,14 +4,12 @@ struct DayKey: Hashable, Sendable {
   var screen: Int32
 }
 
-/// One row of the raw `visits` table.
-struct VisitRow: Sendable, Equatable {
-  var id: Int64
-  var screen: Int32
+/// One visit: a screen instance's stay on screen, with the active time it accrued.
+struct VisitRecord: Sendable, Equatable {
+  var screen: String
   var started: WallInstant
   var ended: WallInstant
   var activeNanos: Int64
-  var open: Bool
 }
 
 /// A rule that unlocked: when, on both clocks.
@@ -26,11 +24,11 @@ public struct UnlockRecord: Sendable, Equatable {
   public var wall: WallInstant
 }
 
-/// Changes made in memory since the last commit.
+/// Changes made in memory since the last fold into SQLite, keyed by screen index.
 struct PendingChanges: Sendable {
   var days: [DayKey: Int64] = [:]
   var visits: [Int32: Int] = [:]
-  var visitRows: [Int64: VisitRow] = [:]
+  var closedVisits: [VisitRecord] = []
   var sessions = 0
   var lastStop: StopMark?
   var unlocks: [UnlockRecord] = []
@@ -41,23 +39,137 @@ struct PendingChanges: Sendable {
   }
 
   var isEmpty: Bool {
-    days.isEmpty && visits.isEmpty && visitRows.isEmpty && sessions == 0 && lastStop == nil
+    days.isEmpty && visits.isEmpty && closedVisits.isEmpty && sessions == 0 && lastStop == nil
       && unlocks.isEmpty
-  }
-
-  /// Folds in older changes whose commit failed; newer values win where they overlap.
-  mutating func merge(olderThanSelf older: PendingChanges) {
-    for (key, value) in older.days { days[key, default: 0] += value }
-    for (key, value) in older.visits { visits[key, default: 0] += value }
-    for (key, value) in older.visitRows where visitRows[key] == nil { visitRows[key] = value }
-    sessions += older.sessions
-    if lastStop == nil { lastStop = older.lastStop }
-    unlocks = older.unlocks + unlocks
   }
 }
 
-/// What one commit writes: the pending changes plus the names of the screens they mention.
-struct CheckpointBatch: Sendable {
-  var changes: PendingChanges
-  var screenNames: [Int32: String]
+/// What one fold writes, or one journal record holds: changes by screen name, plus the
+/// visits still open (journal only: a fold leaves them to the next one).
+struct CheckpointBatch: Sendable, Equatable {
+  var boot: String
+  var days: [Entry] = []
+  var visits: [VisitCount] = []
+  var closedVisits: [VisitRecord] = []
+  var openVisits: [VisitRecord] = []
+  var sessions = 0
+  var lastStop: StopMark?
+  var unlocks: [UnlockRecord] = []
+
+  struct Entry: Sendable, Equatable {
+    var day: Day
+    /// `nil` for the whole app.
+    var screen: String?
+    var nanos: Int64
+  }
+
+  struct VisitCount: Sendable, Equatable {
+    var screen: String
+    var count: Int
+  }
+
+  var hasChanges: Bool {
+    !days.isEmpty || !visits.isEmpty || !closedVisits.isEmpty || sessions != 0 || lastStop != nil
+      || !unlocks.isEmpty
+  }
+
+  // MARK: Journal encoding
+
+  /// The batch in the journal's binary form, after `headerSpace` zero bytes.
+  func encoded(headerSpace: Int = 0) -> [UInt8] {
+    var w = BinaryWriter(reserved: headerSpace)
+    w.int(1)  // format version
+    w.string(boot)
+    w.int(days.count)
+    for entry in days {
+      w.int(Int(entry.day.ordinal))
+      w.bool(entry.screen != nil)
+      w.string(entry.screen ?? "")
+      w.int64(entry.nanos)
+    }
+    w.int(visits.count)
+    for visit in visits {
+      w.string(visit.screen)
+      w.int(visit.count)
+    }
+    for list in [closedVisits, openVisits] {
+      w.int(list.count)
+      for visit in list {
+        w.string(visit.screen)
+        w.int64(visit.started.nanosecondsSince1970)
+        w.int64(visit.ended.nanosecondsSince1970)
+        w.int64(visit.activeNanos)
+      }
+    }
+    w.int(sessions)
+    w.bool(lastStop != nil)
+    if let lastStop {
+      w.int64(lastStop.mono)
+      w.string(lastStop.boot)
+      w.int64(lastStop.wall.nanosecondsSince1970)
+    }
+    w.int(unlocks.count)
+    for unlock in unlocks {
+      w.string(unlock.rule)
+      w.int64(unlock.mono.nanoseconds)
+      w.string(unlock.boot)
+      w.int64(unlock.wall.nanosecondsSince1970)
+    }
+    return w.bytes
+  }
+
+  init(boot: String) { self.boot = boot }
+
+  /// Decodes a journal record; `nil` if it is malformed.
+  init?(decoding bytes: ArraySlice<UInt8>) {
+    var r = BinaryReader(bytes)
+    guard r.int() == 1, let boot = r.string(), let dayCount = r.int() else { return nil }
+    self.boot = boot
+    for _ in 0..<dayCount {
+      guard let ordinal = r.int64(), let hasScreen = r.bool(), let screen = r.string(), let nanos = r.int64(),
+        let ordinal32 = Int32(exactly: ordinal)
+      else { return nil }
+      days.append(Entry(day: Day(ordinal: ordinal32), screen: hasScreen ? screen : nil, nanos: nanos))
+    }
+    guard let visitCount = r.int() else { return nil }
+    for _ in 0..<visitCount {
+      guard let screen = r.string(), let count = r.int() else { return nil }
+      visits.append(VisitCount(screen: screen, count: count))
+    }
+    for list in 0..<2 {
+      guard let count = r.int() else { return nil }
+      for _ in 0..<count {
+        guard let screen = r.string(), let started = r.int64(), let ended = r.int64(), let active = r.int64()
+        else { return nil }
+        let visit = VisitRecord(
+          screen: screen, started: WallInstant(nanosecondsSince1970: started),
+          ended: WallInstant(nanosecondsSince1970: ended), activeNanos: active)
+        if list == 0 { closedVisits.append(visit) } else { openVisits.append(visit) }
+      }
+    }
+    guard let sessions = r.int(), let hasStop = r.bool() else { return nil }
+    self.sessions = sessions
+    if hasStop {
+      guard let mono = r.int64(), let stopBoot = r.string(), let wall = r.int64() else { return nil }
+      lastStop = StopMark(mono: mono, boot: stopBoot, wall: WallInstant(nanosecondsSince1970: wall))
+    }
+    guard let unlockCount = r.int() else { return nil }
+    for _ in 0..<unlockCount {
+      guard let rule = r.string(), let mono = r.int64(), let unlockBoot = r.string(), let wall = r.int64()
+      else { return nil }
+      unlocks.append(
+        UnlockRecord(
+          rule: rule, mono: MonotonicInstant(nanoseconds: mono), boot: unlockBoot,
+          wall: WallInstant(nanosecondsSince1970: wall)))
+    }
+    guard r.isAtEnd else { return nil }
+  }
+}
+
+extension StopMark {
+  /// Whether this stop came after `other`: by the monotonic clock within one boot,
+  /// otherwise by the wall clock.
+  func isAfter(_ other: StopMark) -> Bool {
+    boot == other.boot ? mono > other.mono : wall > other.wall
+  }
 }

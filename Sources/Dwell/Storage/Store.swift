@@ -1,6 +1,11 @@
 internal import CSQLite
 internal import Dispatch
 internal import Foundation
+#if canImport(Darwin)
+  internal import Darwin
+#elseif canImport(Glibc)
+  internal import Glibc
+#endif
 
 /// Why a store could not be used.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
@@ -31,7 +36,6 @@ public final class Store: @unchecked Sendable {
   private let queue = DispatchQueue(label: "dwell.store")
   private let database: Database
   private var screenIDs: [String: Int64] = [:]
-  private var visitRowIDs: [Int64: Int64] = [:]
 
   /// The migrations, in order. Append only: never edit or reorder a shipped one.
   static let migrations: [(id: String, sql: String)] = [
@@ -52,8 +56,7 @@ public final class Store: @unchecked Sendable {
         screen INTEGER NOT NULL,
         started_at INTEGER NOT NULL,
         ended_at INTEGER NOT NULL,
-        active_ms INTEGER NOT NULL,
-        open INTEGER NOT NULL);
+        active_ms INTEGER NOT NULL);
       CREATE TABLE unlocks(
         rule TEXT PRIMARY KEY,
         unlocked_at INTEGER NOT NULL,
@@ -66,6 +69,10 @@ public final class Store: @unchecked Sendable {
     )
   ]
 
+  /// Whether the store is a file (not an in-memory database), so a journal can sit beside it.
+  var isFile: Bool { !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:") && !readOnly }
+  private let readOnly: Bool
+
   /// The newest schema version this build writes.
   public static var schemaVersion: Int { migrations.count }
 
@@ -75,6 +82,7 @@ public final class Store: @unchecked Sendable {
   ///   untouched), ``StoreError/database(_:)`` when SQLite cannot open or read it.
   public init(path: String, readOnly: Bool = false) throws {
     self.path = path
+    self.readOnly = readOnly
     do {
       database = try Database(path: path, readOnly: readOnly)
       if !readOnly {
@@ -111,16 +119,21 @@ public final class Store: @unchecked Sendable {
 
   // MARK: Reading
 
-  /// Everything the engine needs to resume: totals, per-day rollups, sessions, unlocks.
-  func load() throws -> RestoredUsage {
+  /// Everything the engine needs to resume: totals, per-day rollups, sessions, unlocks,
+  /// plus the unfolded changes of journals still beside the store (a process that is
+  /// running, or whose journal was not yet recovered).
+  func load(currentBoot: String? = nil) throws -> RestoredUsage {
     try queue.sync {
       var usage = RestoredUsage()
       var names: [Int64: Int] = [:]
+      var byName: [String: Int] = [:]
       let screens = try database.statement("SELECT id, name, visits FROM screens ORDER BY id")
       while try screens.step() {
+        let name = screens.text(1)
         names[screens.int(0)] = usage.screens.count
-        screenIDs[screens.text(1)] = screens.int(0)
-        usage.screens.append((screens.text(1), Tally(), Int(screens.int(2))))
+        byName[name] = usage.screens.count
+        screenIDs[name] = screens.int(0)
+        usage.screens.append((name, Tally(), Int(screens.int(2))))
       }
       let days = try database.statement("SELECT day, screen, nanos FROM day_totals")
       while try days.step() {
@@ -133,16 +146,9 @@ public final class Store: @unchecked Sendable {
           usage.screens[index].tally.add(nanos, on: day)
         }
       }
-      let state = try database.statement("SELECT key, value FROM state")
-      var values: [String: (Int64, String)] = [:]
-      while try state.step() { values[state.text(0)] = (state.int(1), state.text(1)) }
+      let values = try stateValues()
       usage.sessions = Int(values["sessions"]?.0 ?? 0)
-      if let mono = values["last_stop_mono"]?.0, let boot = values["last_stop_boot"]?.1,
-        let wall = values["last_stop_wall"]?.0
-      {
-        usage.lastStop = StopMark(
-          mono: mono, boot: boot, wall: WallInstant(nanosecondsSince1970: wall))
-      }
+      usage.lastStop = Self.stop(values)
       let unlocks = try database.statement(
         "SELECT rule, unlocked_at, mono_ns, boot FROM unlocks ORDER BY mono_ns")
       while try unlocks.step() {
@@ -152,86 +158,183 @@ public final class Store: @unchecked Sendable {
             boot: unlocks.text(3),
             wall: WallInstant(nanosecondsSince1970: unlocks.int(1) * 1_000_000)))
       }
+      for journal in try unfoldedJournals(values) {
+        let batch = journal.batch
+        func index(_ name: String) -> Int {
+          if let i = byName[name] { return i }
+          byName[name] = usage.screens.count
+          usage.screens.append((name, Tally(), 0))
+          return usage.screens.count - 1
+        }
+        for entry in batch.days {
+          if let screen = entry.screen {
+            usage.screens[index(screen)].tally.add(entry.nanos, on: entry.day)
+          } else {
+            usage.app.add(entry.nanos, on: entry.day)
+          }
+        }
+        for visit in batch.visits { usage.screens[index(visit.screen)].visits += visit.count }
+        usage.sessions += batch.sessions
+        if let stop = batch.lastStop, usage.lastStop.map({ stop.isAfter($0) }) ?? true {
+          usage.lastStop = stop
+        }
+        let known = Set(usage.unlocks.map(\.rule))
+        usage.unlocks += batch.unlocks.filter { !known.contains($0.rule) }
+      }
       return usage
     }
   }
 
+  private func stateValues() throws -> [String: (Int64, String)] {
+    let state = try database.statement("SELECT key, value FROM state")
+    var values: [String: (Int64, String)] = [:]
+    while try state.step() { values[state.text(0)] = (state.int(1), state.text(1)) }
+    return values
+  }
+
+  private static func stop(_ values: [String: (Int64, String)]) -> StopMark? {
+    guard let mono = values["last_stop_mono"]?.0, let boot = values["last_stop_boot"]?.1,
+      let wall = values["last_stop_wall"]?.0
+    else { return nil }
+    return StopMark(mono: mono, boot: boot, wall: WallInstant(nanosecondsSince1970: wall))
+  }
+
+  private struct JournalContent {
+    var owner: String
+    var path: String
+    var sequence: UInt64
+    var batch: CheckpointBatch
+    /// Whether `batch`'s changes (not its open visits) are already in the rollups.
+    var alreadyFolded: Bool
+  }
+
+  /// Journals beside the store whose content is not (entirely) in the rollups yet.
+  private func unfoldedJournals(_ values: [String: (Int64, String)]) throws -> [JournalContent] {
+    var result: [JournalContent] = []
+    for (owner, path) in Journal.list(storePath: self.path) {
+      let folded = values["folded:" + owner].map { UInt64(bitPattern: $0.0) } ?? 0
+      guard folded != UInt64(bitPattern: Int64.max), let record = Journal.read(path: path),
+        var batch = CheckpointBatch(decoding: record.payload)
+      else { continue }
+      let alreadyFolded = record.sequence <= folded
+      if alreadyFolded {
+        let open = batch.openVisits
+        batch = CheckpointBatch(boot: batch.boot)
+        batch.openVisits = open
+      }
+      result.append(
+        JournalContent(
+          owner: owner, path: path, sequence: record.sequence, batch: batch, alreadyFolded: alreadyFolded))
+    }
+    return result
+  }
+
   // MARK: Writing
 
-  /// Writes one checkpoint in a single transaction: all of it, or none of it.
-  func commit(_ batch: CheckpointBatch) throws {
+  /// Folds a batch into the rollups in one transaction: all of it, or none of it.
+  ///
+  /// When `journal` is given, the fold also records that the journal's records up to
+  /// `sequence` are folded, so recovering that journal after a crash never counts twice.
+  func fold(_ batch: CheckpointBatch, journal: String?, sequence: UInt64) throws {
     try queue.sync {
-      let changes = batch.changes
-      var newVisitRows: [Int64: Int64] = [:]
       try database.transaction {
-        var ids: [Int32: Int64] = [-1: 0]
-        for (index, name) in batch.screenNames { ids[index] = try screenID(name) }
-        let day = try database.statement(
-          """
-          INSERT INTO day_totals(day, screen, nanos) VALUES(?, ?, ?)
-          ON CONFLICT(day, screen) DO UPDATE SET nanos = nanos + excluded.nanos
-          """)
-        for (key, nanos) in changes.days {
-          guard let id = ids[key.screen] else { continue }
-          try day.bind(key.day.description, id, nanos).run()
-          day.reset()
-        }
-        let visits = try database.statement("UPDATE screens SET visits = visits + ? WHERE id = ?")
-        for (index, count) in changes.visits {
-          guard let id = ids[index] else { continue }
-          try visits.bind(count, id).run()
-          visits.reset()
-        }
-        let insertVisit = try database.statement(
-          "INSERT INTO visits(screen, started_at, ended_at, active_ms, open) VALUES(?, ?, ?, ?, ?)")
-        let updateVisit = try database.statement(
-          "UPDATE visits SET ended_at = ?, active_ms = ?, open = ? WHERE id = ?")
-        for row in changes.visitRows.values.sorted(by: { $0.id < $1.id }) {
-          let activeMillis = row.activeNanos / 1_000_000
-          if let rowID = visitRowIDs[row.id] ?? newVisitRows[row.id] {
-            try updateVisit.bind(row.ended.millisecondsSince1970, activeMillis, row.open, rowID)
-              .run()
-            updateVisit.reset()
-          } else if let screen = ids[row.screen] {
-            try insertVisit.bind(
-              screen, row.started.millisecondsSince1970, row.ended.millisecondsSince1970,
-              activeMillis, row.open
-            ).run()
-            insertVisit.reset()
-            newVisitRows[row.id] = sqlite3_last_insert_rowid(database.handle)
-          }
-        }
-        let state = try database.statement(
-          "INSERT INTO state(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
-        )
-        if changes.sessions != 0 {
-          let add = try database.statement(
-            """
-            INSERT INTO state(key, value) VALUES('sessions', ?)
-            ON CONFLICT(key) DO UPDATE SET value = value + excluded.value
-            """)
-          try add.bind(changes.sessions).run()
-        }
-        if let stop = changes.lastStop {
-          try state.bind("last_stop_mono", stop.mono).run()
-          state.reset()
-          try state.bind("last_stop_boot", stop.boot).run()
-          state.reset()
-          try state.bind("last_stop_wall", stop.wall.nanosecondsSince1970).run()
-          state.reset()
-        }
-        let unlock = try database.statement(
-          "INSERT OR IGNORE INTO unlocks(rule, unlocked_at, mono_ns, boot) VALUES(?, ?, ?, ?)")
-        for record in changes.unlocks {
-          try unlock.bind(
-            record.rule, record.wall.millisecondsSince1970, record.mono.nanoseconds, record.boot
-          ).run()
-          unlock.reset()
+        try apply(batch)
+        if let journal {
+          try setState("folded:" + journal, Int64(bitPattern: sequence))
         }
       }
-      // Only after the commit succeeded: remember rows, forget closed visits.
-      for (local, rowID) in newVisitRows { visitRowIDs[local] = rowID }
-      for row in changes.visitRows.values where !row.open { visitRowIDs[row.id] = nil }
+    }
+  }
+
+  /// Folds the journals of processes that are no longer running, then deletes them.
+  /// Returns how many were recovered.
+  @discardableResult
+  func recoverJournals(currentBoot: String) throws -> Int {
+    try queue.sync {
+      let values = try stateValues()
+      var recovered = 0
+      for journal in try unfoldedJournals(values)
+      where !Journal.isAlive(owner: journal.owner, boot: journal.batch.boot, currentBoot: currentBoot) {
+        var batch = journal.batch
+        // Visits still open when the process died end at its last checkpoint.
+        batch.closedVisits += batch.openVisits
+        batch.openVisits = []
+        try database.transaction {
+          try apply(batch)
+          try setState("folded:" + journal.owner, Int64.max)
+        }
+        unlink(journal.path)
+        recovered += 1
+      }
+      // Forget markers of journals that are gone.
+      let present = Set(Journal.list(storePath: path).map(\.owner))
+      for key in values.keys where key.hasPrefix("folded:") && !present.contains(String(key.dropFirst(7))) {
+        try database.statement("DELETE FROM state WHERE key = ?").bind(key).run()
+      }
+      for (owner, journalPath) in Journal.list(storePath: path)
+      where values["folded:" + owner]?.0 == Int64.max {
+        unlink(journalPath)
+      }
+      return recovered
+    }
+  }
+
+  private func setState(_ key: String, _ value: Int64) throws {
+    try database.statement(
+      "INSERT INTO state(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+    ).bind(key, value).run()
+  }
+
+  /// Applies a batch's changes (not its open visits). Runs inside a transaction.
+  private func apply(_ batch: CheckpointBatch) throws {
+    let day = try database.statement(
+      """
+      INSERT INTO day_totals(day, screen, nanos) VALUES(?, ?, ?)
+      ON CONFLICT(day, screen) DO UPDATE SET nanos = nanos + excluded.nanos
+      """)
+    for entry in batch.days {
+      let id = try entry.screen.map(screenID) ?? 0
+      try day.bind(entry.day.description, id, entry.nanos).run()
+      day.reset()
+    }
+    let visits = try database.statement("UPDATE screens SET visits = visits + ? WHERE id = ?")
+    for visit in batch.visits {
+      try visits.bind(visit.count, try screenID(visit.screen)).run()
+      visits.reset()
+    }
+    let insert = try database.statement(
+      "INSERT INTO visits(screen, started_at, ended_at, active_ms) VALUES(?, ?, ?, ?)")
+    for visit in batch.closedVisits {
+      try insert.bind(
+        try screenID(visit.screen), visit.started.millisecondsSince1970, visit.ended.millisecondsSince1970,
+        visit.activeNanos / 1_000_000
+      ).run()
+      insert.reset()
+    }
+    if batch.sessions != 0 {
+      try database.statement(
+        """
+        INSERT INTO state(key, value) VALUES('sessions', ?)
+        ON CONFLICT(key) DO UPDATE SET value = value + excluded.value
+        """
+      ).bind(batch.sessions).run()
+    }
+    if let stop = batch.lastStop {
+      let current = Self.stop(try stateValues())
+      if current.map({ stop.isAfter($0) || stop == $0 }) ?? true {
+        try setState("last_stop_mono", stop.mono)
+        try database.statement(
+          "INSERT INTO state(key, value) VALUES('last_stop_boot', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ).bind(stop.boot).run()
+        try setState("last_stop_wall", stop.wall.nanosecondsSince1970)
+      }
+    }
+    let unlock = try database.statement(
+      "INSERT OR IGNORE INTO unlocks(rule, unlocked_at, mono_ns, boot) VALUES(?, ?, ?, ?)")
+    for record in batch.unlocks {
+      try unlock.bind(record.rule, record.wall.millisecondsSince1970, record.mono.nanoseconds, record.boot)
+        .run()
+      unlock.reset()
     }
   }
 

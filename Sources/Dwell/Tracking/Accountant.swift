@@ -20,8 +20,8 @@ struct Accountant {
   private(set) var isActive = false
   private(set) var cursor: Int64
   private(set) var idleDeadline: Int64 = .max
-  private var visible: [ScreenInstance: Int32] = [:]
-  private var visits: [ScreenInstance: VisitState] = [:]
+  /// Visible instances and their visits in progress; few at a time, so an array.
+  private var visits: [VisitState] = []
   /// Indexes of screen names with at least one visible instance.
   private(set) var visibleScreens: [Int32] = []
 
@@ -31,7 +31,6 @@ struct Accountant {
   private(set) var screenIndex: [String: Int32] = [:]
   private(set) var sessions: Int
   private(set) var lastStop: StopMark?
-  private var nextVisitID: Int64
 
   /// Changes not yet committed to the store.
   private(set) var pending = PendingChanges()
@@ -52,7 +51,6 @@ struct Accountant {
     app = restored.app
     sessions = restored.sessions
     lastStop = restored.lastStop
-    nextVisitID = restored.nextVisitID
     for screen in restored.screens {
       let index = intern(screen.name)
       screens[Int(index)].tally = screen.tally
@@ -108,8 +106,9 @@ struct Accountant {
       screens[Int(index)].tally.add(amount, on: day)
       pending.add(amount, day: day, screen: index)
     }
-    for key in visits.keys { visits[key]?.activeNanos += amount }
+    for k in visits.indices { visits[k].activeNanos += amount }
     if creditedDays.last != day { creditedDays.append(day) }
+    revision &+= 1
   }
 
   /// The days credited since the previous call (usually one), for rule qualifiers.
@@ -123,6 +122,7 @@ struct Accountant {
   /// Applies one event at instant `m` (after ``advance(to:)`` to the same instant).
   mutating func apply(_ event: LifecycleEvent, at m: Int64) {
     advance(to: m)
+    revision &+= 1
     switch event {
     case .active:
       if !isActive {
@@ -140,21 +140,16 @@ struct Accountant {
         pending.lastStop = lastStop
       }
       if case .terminate = event {
-        for id in Array(visible.keys) { hide(id, at: m) }
+        for visit in visits { hide(visit.id, at: m) }
       }
     case .appear(let name, let id):
-      if visible[id] == nil {
+      if !visits.contains(where: { $0.id == id }) {
         let index = intern(name)
-        visible[id] = index
         screens[Int(index)].visits += 1
         screens[Int(index)].visible += 1
         if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
         pending.visits[index, default: 0] += 1
-        let visit = VisitState(
-          id: nextVisitID, screen: index, started: wall(at: m), activeNanos: 0)
-        nextVisitID += 1
-        visits[id] = visit
-        pending.visitRows[visit.id] = visit.row(ended: wall(at: m), open: true)
+        visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
       }
       resetIdle(at: m)
     case .disappear(let id):
@@ -171,14 +166,15 @@ struct Accountant {
   }
 
   private mutating func hide(_ id: ScreenInstance, at m: Int64) {
-    guard let index = visible.removeValue(forKey: id) else { return }
+    guard let position = visits.firstIndex(where: { $0.id == id }) else { return }
+    let visit = visits.remove(at: position)
+    let index = visit.screen
     screens[Int(index)].visible -= 1
     if screens[Int(index)].visible == 0 {
       visibleScreens.removeAll { $0 == index }
     }
-    if let visit = visits.removeValue(forKey: id) {
-      pending.visitRows[visit.id] = visit.row(ended: wall(at: m), open: false)
-    }
+    pending.closedVisits.append(record(visit, ended: wall(at: m)))
+    revision &+= 1
   }
 
   private mutating func resetIdle(at m: Int64) {
@@ -209,49 +205,62 @@ struct Accountant {
 
   // MARK: Checkpoints
 
-  /// Takes the changes accrued so far (up to the cursor) for a commit.
-  mutating func takePending() -> CheckpointBatch {
+  private func record(_ visit: VisitState, ended: WallInstant) -> VisitRecord {
+    VisitRecord(
+      screen: screens[Int(visit.screen)].name, started: visit.started, ended: ended,
+      activeNanos: visit.activeNanos)
+  }
+
+  /// Everything since the last fold, by screen name, with the open visits as of the
+  /// cursor. `take` clears the pending changes (a fold); otherwise they stay (a journal write).
+  mutating func batch(take: Bool) -> CheckpointBatch {
     let stamp = wall(at: cursor)
-    for (id, visit) in visits where visit.activeNanos != visit.committedNanos {
-      pending.visitRows[visit.id] = visit.row(ended: stamp, open: true)
-      visits[id]?.committedNanos = visit.activeNanos
-    }
-    // While active, the last checkpoint stands in for the stop a crash would hide.
+    // While active, the latest checkpoint stands in for the stop a crash would hide.
     if isActive { pending.lastStop = StopMark(mono: cursor, boot: boot, wall: stamp) }
-    var batch = CheckpointBatch(changes: pending, screenNames: [:])
-    for key in pending.days.keys where key.screen >= 0 {
-      batch.screenNames[key.screen] = screens[Int(key.screen)].name
+    var batch = CheckpointBatch(boot: boot)
+    batch.days = pending.days.map { key, nanos in
+      CheckpointBatch.Entry(
+        day: key.day, screen: key.screen < 0 ? nil : screens[Int(key.screen)].name, nanos: nanos)
     }
-    for index in pending.visits.keys { batch.screenNames[index] = screens[Int(index)].name }
-    for row in pending.visitRows.values { batch.screenNames[row.screen] = screens[Int(row.screen)].name }
-    pending = PendingChanges()
+    batch.visits = pending.visits.map { .init(screen: screens[Int($0.key)].name, count: $0.value) }
+    batch.closedVisits = pending.closedVisits
+    batch.openVisits = visits.map { record($0, ended: stamp) }
+    batch.sessions = pending.sessions
+    batch.lastStop = pending.lastStop
+    batch.unlocks = pending.unlocks
+    if take { pending = PendingChanges() }
     return batch
   }
 
-  /// Puts back changes whose commit failed, so they are written with the next one.
-  mutating func restorePending(_ batch: CheckpointBatch) {
-    pending.merge(olderThanSelf: batch.changes)
+  /// Puts back changes whose fold failed, so they go with the next one.
+  mutating func restore(_ batch: CheckpointBatch) {
+    for entry in batch.days {
+      pending.add(entry.nanos, day: entry.day, screen: entry.screen.map { intern($0) } ?? -1)
+    }
+    for visit in batch.visits { pending.visits[intern(visit.screen), default: 0] += visit.count }
+    pending.closedVisits = batch.closedVisits + pending.closedVisits
+    pending.sessions += batch.sessions
+    if pending.lastStop == nil { pending.lastStop = batch.lastStop }
+    pending.unlocks = batch.unlocks + pending.unlocks
   }
 
-  /// Whether anything waits to be committed.
-  var hasPendingChanges: Bool {
-    !pending.isEmpty || visits.values.contains { $0.activeNanos != $0.committedNanos }
-  }
+  /// Whether anything waits to be folded into the store.
+  var hasPendingChanges: Bool { !pending.isEmpty }
 
-  /// Records an unlock so the next commit persists it.
-  mutating func recordUnlock(_ unlock: UnlockRecord) { pending.unlocks.append(unlock) }
+  /// Increases with every change; the engine journals when it moved.
+  private(set) var revision: UInt64 = 0
+
+  /// Records an unlock so the next journal write and fold persist it.
+  mutating func recordUnlock(_ unlock: UnlockRecord) {
+    pending.unlocks.append(unlock)
+    revision &+= 1
+  }
 }
 
 /// One visit in progress.
 struct VisitState: Sendable {
-  let id: Int64
+  let id: ScreenInstance
   let screen: Int32
   let started: WallInstant
   var activeNanos: Int64
-  var committedNanos: Int64 = 0
-
-  func row(ended: WallInstant, open: Bool) -> VisitRow {
-    VisitRow(
-      id: id, screen: screen, started: started, ended: ended, activeNanos: activeNanos, open: open)
-  }
 }

@@ -23,7 +23,7 @@ public final class Engine: Sendable {
   private let scheduler: any EngineScheduler
   private let buffer = EventBuffer()
   private let state: Mutex<State>
-  private let commitLock = Mutex<Void>(())
+  private let committer: Mutex<Committer>
   private let handlers = Mutex<Handlers>(Handlers())
 
   private struct State: ~Copyable {
@@ -33,6 +33,16 @@ public final class Engine: Sendable {
     var wake: (at: Int64, work: any ScheduledWork)?
     var checkpoint: (any ScheduledWork)?
     var stopped = false
+    /// The accountant's revision at the last journal write.
+    var journaled: UInt64 = 0
+    /// When the last fold into SQLite happened.
+    var lastFold: Int64
+  }
+
+  /// Serialises journal writes and folds, so the journal never runs behind a fold.
+  private struct Committer: ~Copyable {
+    var journal: Journal?
+    var announced = Set<String>()
   }
 
   private struct Handlers {
@@ -56,10 +66,13 @@ public final class Engine: Sendable {
     self.scheduler = scheduler ?? DispatchScheduler(clock: clock)
     let restored: RestoredUsage
     do {
+      try store.recoverJournals(currentBoot: clock.bootSession)
       restored = try store.load()
     } catch let error as DatabaseError {
       throw StoreError.database(error)
     }
+    let journal = store.isFile ? try? Journal(storePath: store.path) : nil
+    committer = Mutex(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
     let now = clock.now().nanoseconds
     let accountant = Accountant(
       now: now, wall: wallClock.now(), timeZone: wallClock.timeZone, boot: clock.bootSession,
@@ -68,7 +81,7 @@ public final class Engine: Sendable {
     let book = RuleBook(
       rules: configuration.rules, unlocked: restored.unlocks,
       tick: configuration.evaluationTick.nanoseconds, accountant: accountant)
-    state = Mutex(State(accountant: accountant, book: book))
+    state = Mutex(State(accountant: accountant, book: book, lastFold: now))
   }
 
   // MARK: Recording (hot path)
@@ -126,11 +139,11 @@ public final class Engine: Sendable {
       return unlocked
     }
     if !unlocked.isEmpty {
-      // Persist before announcing.
+      // Persist (journal) before announcing.
       if scheduler.isSynchronous {
-        commitReportingErrors()
+        checkpoint()
       } else {
-        scheduler.perform { [weak self] in self?.commitReportingErrors() }
+        scheduler.perform { [weak self] in self?.checkpoint() }
       }
     }
   }
@@ -169,37 +182,86 @@ public final class Engine: Sendable {
 
   private func checkpointFired() {
     state.withLock { $0.checkpoint = nil }
-    commitReportingErrors()
+    checkpoint()
   }
+
+  /// Every few seconds of use changes are folded into SQLite; in between, the journal.
+  private var foldInterval: Int64 { configuration.checkpointInterval.nanoseconds * 15 }
 
   // MARK: Committing
 
-  /// Commits everything accrued so far to the store, synchronously.
+  /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
+  /// folds into SQLite when a fold is due or the journal cannot be written.
+  func checkpoint() {
+    process()
+    let foldNow = committer.withLock { committer -> Bool in
+      let (batch, fold) = state.withLock { state -> (CheckpointBatch?, Bool) in
+        guard !state.stopped else { return (nil, false) }
+        let accountant = state.accountant
+        if accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
+          return (nil, true)
+        }
+        guard accountant.revision != state.journaled else { return (nil, false) }
+        state.journaled = accountant.revision
+        return (state.accountant.batch(take: false), false)
+      }
+      guard let batch else { return fold }
+      guard let journal = committer.journal else { return true }
+      do {
+        try journal.write(batch)
+      } catch {
+        return true
+      }
+      announce(batch.unlocks, &committer)
+      return false
+    }
+    if foldNow { commitReportingErrors() }
+    state.withLock { scheduleTimers(&$0) }
+  }
+
+  /// Folds everything accrued so far into the SQLite store, synchronously.
   ///
-  /// Called automatically at every checkpoint and on `background`/`terminate`. If the
-  /// store cannot be written, the changes stay in memory and go with the next commit.
+  /// Called automatically every few checkpoints, on `background` and on `terminate`. If
+  /// the store cannot be written, the changes stay in memory (and in the journal) and go
+  /// with the next fold.
   /// - Throws: the store's error.
   public func commit() throws {
     process()
-    try commitLock.withLock { _ in
+    try committer.withLock { committer in
       guard
         let batch = state.withLock({ state -> CheckpointBatch? in
-          guard !state.stopped, state.accountant.hasPendingChanges else { return nil }
-          return state.accountant.takePending()
+          guard !state.stopped else { return nil }
+          state.lastFold = state.accountant.cursor
+          guard state.accountant.hasPendingChanges else { return nil }
+          state.journaled = state.accountant.revision
+          return state.accountant.batch(take: true)
         })
       else { return }
+      let journal = committer.journal
       do {
-        try store.commit(batch)
+        try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
       } catch {
-        state.withLock { $0.accountant.restorePending(batch) }
+        state.withLock { $0.accountant.restore(batch) }
         throw error
       }
-      let announce = handlers.withLock { $0.unlock }
-      for record in batch.changes.unlocks {
-        for handler in announce { handler(record) }
+      announce(batch.unlocks, &committer)
+      // Start the journal afresh: only the visits still open.
+      if let journal, !batch.openVisits.isEmpty {
+        var rest = CheckpointBatch(boot: batch.boot)
+        rest.openVisits = batch.openVisits
+        try? journal.write(rest)
       }
     }
     state.withLock { scheduleTimers(&$0) }
+  }
+
+  private func announce(_ unlocks: [UnlockRecord], _ committer: inout Committer) {
+    let fresh = unlocks.filter { committer.announced.insert($0.rule).inserted }
+    guard !fresh.isEmpty else { return }
+    let handlers = handlers.withLock { $0.unlock }
+    for record in fresh {
+      for handler in handlers { handler(record) }
+    }
   }
 
   private func commitReportingErrors() {
@@ -215,12 +277,17 @@ public final class Engine: Sendable {
   public func terminate() {
     record(.terminate)
     if !scheduler.isSynchronous { commitReportingErrors() }
+    let clean = state.withLock { !$0.accountant.hasPendingChanges }
     stop()
+    if clean { committer.withLock { $0.journal?.remove() } }
   }
 
-  /// Stops the engine without committing, as a crash would: pending changes are lost.
-  /// Used by replay and crash tests; an app never needs it.
-  public func abandon() { stop() }
+  /// Stops the engine without committing, as a crash would: whatever was not yet in the
+  /// journal or the store is lost. Used by replay and crash tests; an app never needs it.
+  public func abandon() {
+    stop()
+    committer.withLock { $0.journal?.abandon() }
+  }
 
   private func stop() {
     state.withLock { state in

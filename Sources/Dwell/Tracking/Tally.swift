@@ -35,5 +35,4 @@ struct RestoredUsage: Sendable {
   var sessions = 0
   var lastStop: StopMark?
   var unlocks: [UnlockRecord] = []
-  var nextVisitID: Int64 = 1
 }
