@@ -47,7 +47,9 @@ enum ReplayCommand {
     }
     let store = args.value("store") ?? Files.temporaryStore()
     defer { if args.value("store") == nil { Files.removeStore(store) } }
-    if args.value("store") != nil { Files.removeStore(store) }
+    if let kept = args.value("store"), FileManager.default.fileExists(atPath: kept) {
+      throw Failure("\(kept) already exists; replay writes a new store (remove it or choose another path)")
+    }
     let progress = ProgressBar(total: events.count)
     let report: UsageReport
     do {
@@ -89,8 +91,15 @@ enum Files {
     return "\(dir)/dwell-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).sqlite"
   }
 
+  /// Removes a store file with its WAL, shared-memory and journal files.
   static func removeStore(_ path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    let url = URL(fileURLWithPath: path)
+    let directory = url.deletingLastPathComponent().path
+    let stem = url.lastPathComponent + "-journal-"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(stem) {
+      try? FileManager.default.removeItem(atPath: directory + "/" + name)
+    }
   }
 }
 

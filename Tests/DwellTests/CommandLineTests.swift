@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the built `dwell` binary: output, exit codes, JSON shapes.
+@Suite struct CommandLineTests {
+  struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  static var binary: URL {
+    // The test bundle sits in the same build directory as the executable.
+    var url = Bundle.main.bundleURL
+    for _ in 0..<3 where !FileManager.default.fileExists(atPath: url.appendingPathComponent("dwell").path) {
+      url = url.deletingLastPathComponent()
+    }
+    return url.appendingPathComponent("dwell")
+  }
+
+  static func dwell(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = binary
+    process.arguments = arguments
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    // Read while the process runs so a large output cannot fill the pipe and deadlock.
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(
+      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+      stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  static func write(_ text: String, to directory: TemporaryStore, name: String) throws -> String {
+    let path = directory.directory + "/" + name
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  static let trace = """
+    {"t":0,"event":"launch","wall":"2026-05-04T08:00:00Z","tz":"Europe/Berlin"}
+    {"t":0.2,"event":"appear","screen":"Home","id":"a"}
+    {"t":0.3,"event":"active"}
+    {"t":30.3,"event":"appear","screen":"Lessons","id":"b"}
+    {"t":30.35,"event":"disappear","id":"a"}
+    {"t":250.5,"event":"inactive"}
+    {"t":251,"event":"background"}
+    {"t":900,"event":"foreground"}
+    {"t":900.1,"event":"active"}
+    {"t":960.1,"event":"disappear","id":"b"}
+    {"t":960.2,"event":"appear","screen":"Home","id":"c"}
+    {"t":1000,"event":"terminate"}
+    """
+
+  @Test func replayPrintsTheSpecReport() throws {
+    let dir = TemporaryStore()
+    let trace = try Self.write(Self.trace, to: dir, name: "t.jsonl")
+    let run = try Self.dwell(["replay", trace, "--json"])
+    #expect(run.status == 0)
+    let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+    let app = json?["app"] as? [String: Any]
+    #expect(app?["seconds"] as? Double == 350.1)
+    #expect(app?["sessions"] as? Int == 1)
+    let screens = json?["screens"] as? [String: [String: Any]]
+    #expect(screens?["Home"]?["visits"] as? Int == 2)
+    #expect(json?["unlocks"] == nil)
+  }
+
+  @Test func replayThenReportFromTheStoreAgree() throws {
+    let dir = TemporaryStore()
+    let trace = try Self.write(Self.trace, to: dir, name: "t.jsonl")
+    let rules = try Self.write(#"[{"id":"five","when":{"appSeconds":300}}]"#, to: dir, name: "r.json")
+    let replayed = try Self.dwell(["replay", trace, "--rules", rules, "--store", dir.path, "--json"])
+    #expect(replayed.status == 0)
+    let reported = try Self.dwell(["report", dir.path, "--json"])
+    #expect(reported.status == 0)
+    func figures(_ text: String) throws -> NSDictionary {
+      var object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+      object["unlocks"] = nil
+      return object as NSDictionary
+    }
+    #expect(try figures(replayed.stdout) == figures(reported.stdout))
+    #expect(reported.stdout.contains("\"five\": \"2026-05-04T08:15:49.900Z\""))
+    // Replaying onto an existing store is refused rather than overwriting it.
+    let again = try Self.dwell(["replay", trace, "--store", dir.path])
+    #expect(again.status == 1)
+  }
+
+  @Test func badInputGetsOneClearSentenceAndTheRightExitCode() throws {
+    let dir = TemporaryStore()
+    let bad = try Self.write("{\"t\":0,\"event\":\"active\"}\n", to: dir, name: "bad.jsonl")
+    let run = try Self.dwell(["replay", bad])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("line 1:"))
+    #expect(!run.stderr.contains("Fatal error"))
+    #expect(try Self.dwell(["replay", bad, "--frobnicate"]).status == 2)
+    #expect(try Self.dwell(["teleport"]).status == 2)
+    #expect(try Self.dwell(["report", dir.directory + "/missing.sqlite"]).status == 1)
+    let notSQLite = try Self.write(String(repeating: "x", count: 5000), to: dir, name: "junk.sqlite")
+    let junk = try Self.dwell(["report", notSQLite])
+    #expect(junk.status == 1)
+    #expect(junk.stderr.contains("cannot read the store"))
+  }
+
+  @Test func demoRunsAndIsDeterministic() throws {
+    let a = try Self.dwell(["demo", "--days", "7", "--seed", "4"])
+    let b = try Self.dwell(["demo", "--days", "7", "--seed", "4"])
+    #expect(a.status == 0)
+    #expect(a.stdout == b.stdout)
+    #expect(a.stdout.contains("App time"))
+  }
+}
