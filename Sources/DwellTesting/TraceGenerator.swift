@@ -68,6 +68,8 @@ public struct TraceGenerator {
     }
     emit(.launch(wall: start, timeZone: timeZone))
     var running = true
+    // Screens stay visible across background; a new process starts with none.
+    var stack: [(String, String)] = []
     var dayStart: Int64 = 0
     let tabs = Array(screens.prefix(3))
     let details = Array(screens.dropFirst(3))
@@ -83,10 +85,13 @@ public struct TraceGenerator {
         if !running {
           emit(.launch(wall: nil, timeZone: nil))
           running = true
+          stack = []
         }
         emit(.foreground)
-        var stack = [(tabs[0], newID())]
-        emit(.appear(screen: stack[0].0, id: stack[0].1))
+        if stack.isEmpty {
+          stack = [(tabs[0], newID())]
+          emit(.appear(screen: stack[0].0, id: stack[0].1))
+        }
         wait(0.1, 0.5)
         emit(.active)
         let steps = Int.random(in: 2...14, using: &rng)
