@@ -13,6 +13,7 @@ let package = Package(
   products: [
     .library(name: "Dwell", targets: ["Dwell"]),
     .library(name: "DwellTesting", targets: ["DwellTesting"]),
+    .library(name: "DwellLua", targets: ["DwellLua"]),
     .executable(name: "dwell", targets: ["dwell"]),
   ],
   targets: [
@@ -20,10 +21,16 @@ let package = Package(
       name: "CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
     ),
+    .systemLibrary(
+      name: "CLua",
+      pkgConfig: "lua5.4",
+      providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+    ),
     .target(name: "Dwell", dependencies: ["CSQLite"], swiftSettings: strict),
+    .target(name: "DwellLua", dependencies: ["Dwell", "CLua"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
-    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellTesting"], swiftSettings: strict),
-    .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellTesting"], swiftSettings: strict),
+    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
+    .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

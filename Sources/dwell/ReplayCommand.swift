@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellLua
 internal import DwellTesting
 internal import Foundation
 
@@ -10,7 +11,7 @@ enum ReplayCommand {
     clock, with a real SQLite store, and prints the report.
 
     OPTIONS:
-      --rules FILE                 Rules: a JSON rules file (.json)
+      --rules FILE|DIR             Rules: a JSON file (.json), a Lua script (.lua) or a directory of them
       --idle-timeout S             Stop accruing S seconds after the last touch (default off)
       --session-timeout S          Gap that starts a new session (default 1800)
       --checkpoint-interval S      Commit interval while accruing (default 2)
@@ -67,12 +68,19 @@ enum ReplayCommand {
 }
 
 enum RulesLoader {
-  /// Loads a rules file by its extension.
+  /// Loads rules: a `.json` file, a `.lua` file, or a directory of `.lua` files. Errors
+  /// that scripted checks raise later are printed on stderr as warnings.
   static func load(_ path: String) throws -> [Rule] {
-    let text = try Files.read(path)
+    var isDirectory: ObjCBool = false
+    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
     do {
-      return try Rule.parseJSON(text, file: path)
-    } catch {
+      if exists && (isDirectory.boolValue || path.hasSuffix(".lua")) {
+        let pack = try LuaRulePack(contentsOf: path)
+        pack.onDiagnostic { writeError("warning: \($0)") }
+        return pack.rules
+      }
+      return try Rule.parseJSON(try Files.read(path), file: path)
+    } catch let error as RuleError {
       throw Failure("invalid rules: \(error)")
     }
   }

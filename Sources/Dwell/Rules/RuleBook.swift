@@ -138,7 +138,7 @@ struct RuleBook {
       currentStreak: days.current(endingOn: today),
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
-      instant: MonotonicInstant(nanoseconds: m), screens: accountant.screens,
+      instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,
       screenIndex: accountant.screenIndex)
   }
 

@@ -30,6 +30,8 @@ public struct UsageView: Sendable {
   public let hour: Int
   /// The monotonic instant of the evaluation.
   public let instant: MonotonicInstant
+  /// Changes whenever any figure changes: equal revisions at one instant mean equal figures.
+  public let revision: UInt64
 
   let screens: [ScreenUsage]
   let screenIndex: [String: Int32]
