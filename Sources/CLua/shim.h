@@ -65,7 +65,7 @@ static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
   limits->budget -= DWELL_LUA_HOOK_STEP;
   if (limits->budget < 0) {
     limits->exhausted = 1;
-    luaL_error(L, "instruction budget exceeded (%lld instructions)", limits->per_call);
+    luaL_error(L, "instruction budget exceeded (%I instructions)", (lua_Integer)limits->per_call);
   }
 }
 

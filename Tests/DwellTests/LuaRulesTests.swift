@@ -1,0 +1,124 @@
+import Dwell
+import DwellLua
+import DwellTesting
+import Testing
+
+@Suite struct LuaRulesTests {
+  @Test func declarativeLuaRulesMatchTheirJSONTwins() throws {
+    let lua = try LuaRulePack(
+      scripts: [
+        (
+          "pack.lua",
+          """
+          unlock "a" { when = { screen = "Lessons", seconds = minutes(10) }, title = "Bonus" }
+          unlock "b" { when = { all = { { sessions = 2 }, { streak = 3, minimumPerDay = 60 } } } }
+          """
+        )
+      ])
+    let json = try Rule.parseJSON(
+      #"[{"id":"a","when":{"screen":"Lessons","seconds":600}},{"id":"b","when":{"all":[{"sessions":2},{"streak":3,"minimumPerDay":60}]}}]"#
+    )
+    #expect(lua.rules.map(\.description) == json.map(\.description))
+    #expect(lua.rules[0].title == "Bonus")
+  }
+
+  @Test(arguments: [
+    ("unlock \"x\" { when = { sessions = 1 }", "rules.lua:1"),
+    ("unlock \"x\" { when = { sessions = 1 } }\nunlock \"x\" { when = { sessions = 2 } }", "'x'"),
+    ("unlock \"y\" { when = { screen = \"A\", hours = 1 } }", "'y'"),
+    ("unlock \"z\" { when = { sessions = 1 }, check = function() return true end }", "'z'"),
+    ("unlock \"n\" { }", "'n'"),
+    ("unlock \"f\" { when = { visits = 2.5, screen = \"S\" } }", "'f'"),
+    ("unlock \"k\" { when = { sessions = 1 }, colour = \"red\" }", "'k'"),
+    ("unlock \"c\" { check = 42 }", "'c'"),
+    ("unlock(42)", "rules.lua:1"),
+    ("\n\nerror('boom')", "rules.lua:3"),
+    ("while true do end", "instruction budget"),
+  ])
+  func scriptsThatDoNotLoadAreRejectedWithFileAndLine(text: String, mentions: String) {
+    #expect {
+      try LuaRulePack(scripts: [("rules.lua", text)])
+    } throws: { error in
+      "\(error)".contains(mentions)
+    }
+  }
+
+  @Test(arguments: [
+    "io", "os", "debug", "package", "require", "load", "loadfile", "dofile", "collectgarbage", "rawset",
+  ])
+  func theSandboxHasNoDangerousGlobals(name: String) throws {
+    let pack = try LuaRulePack(scripts: [("s.lua", "print(type(\(name)))")])
+    #expect(pack.printed == ["nil"])
+  }
+
+  @Test func stringDumpAndBytecodeAreUnavailable() throws {
+    let pack = try LuaRulePack(scripts: [("s.lua", "print(type(string.dump), type(('').dump))")])
+    #expect(pack.printed == ["nil\tnil"])
+  }
+
+  @Test func memoryBombsAndRunawayRecursionAreStopped() {
+    let bombs = [
+      "local s = string.rep('x', 1 << 30)",
+      "local t = {} for i = 1, 1e9 do t[i] = i end",
+      "local function f() return f() + 1 end f()",
+      "local s = 'x' while true do s = s .. s end",
+    ]
+    for bomb in bombs {
+      #expect(throws: RuleError.self) {
+        try LuaRulePack(scripts: [("bomb.lua", bomb)], limits: ScriptLimits(memory: 4 << 20))
+      }
+    }
+  }
+
+  @Test func aFailingCheckIsDisabledReportedAndOthersGoOn() throws {
+    let pack = try LuaRulePack(
+      scripts: [
+        (
+          "checks.lua",
+          """
+          unlock "loops" { check = function(u) while true do end end }
+          unlock "errors" { check = function(u) error({}) end }
+          unlock "writes" { check = function(u) u.app.seconds = 1e9 end }
+          unlock "bad-arg" { check = function(u) return u.screen(nil).visits > 0 end }
+          unlock "fine" { check = function(u) return u.app.seconds >= 3 end }
+          """
+        )
+      ])
+    let rig = Rig(configuration: .init(rules: pack.rules))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(10)
+    let report = engine.report()
+    #expect(report.unlocks.keys.sorted() == ["fine"])
+    #expect(report.unlocks["fine"]?.mono.seconds == 3)
+    let failed = Set(pack.diagnostics.compactMap(\.rule))
+    #expect(failed == ["loops", "errors", "writes", "bad-arg"])
+    #expect(pack.diagnostics.first { $0.rule == "writes" }?.message.contains("checks.lua:3:") == true)
+    #expect(pack.diagnostics.first { $0.rule == "loops" }?.message.contains("instruction budget") == true)
+  }
+
+  @Test func checksSeeTheUsageFigures() throws {
+    let pack = try LuaRulePack(
+      scripts: [
+        (
+          "u.lua",
+          """
+          unlock "quiz" { check = function(u)
+            return u.screen("Quiz").visits >= 2 and u.screen("Quiz").seconds >= 5
+              and u.app.sessions == 1 and u.app.active_days == 1 and u.date == "2026-05-04"
+              and u.hour == 10 and u.app.today_seconds >= 5 and u.screen("Nowhere").visits == 0
+          end }
+          """
+        )
+      ])
+    let rig = Rig(configuration: .init(rules: pack.rules))  // 08:00Z = 10:00 in Berlin
+    let engine = try rig.launch()
+    engine.record(.active)
+    engine.record(.appear(screen: "Quiz", id: ScreenInstance("q1")))
+    engine.record(.disappear(id: ScreenInstance("q1")))
+    engine.record(.appear(screen: "Quiz", id: ScreenInstance("q2")))
+    rig.advance(20)
+    #expect(engine.report().unlocks["quiz"]?.mono.seconds == 5)
+    #expect(pack.diagnostics.isEmpty)
+  }
+}
