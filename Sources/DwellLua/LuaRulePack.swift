@@ -120,9 +120,9 @@ public final class LuaRulePack: Sendable {
       if let start = text.range(of: "rule '"), let end = text[start.upperBound...].firstIndex(of: "'") {
         let rule = String(text[start.upperBound..<end])
         let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
-        return RuleError(rule: rule, rest, file: String(parts[0]), line: line)
+        return RuleError(rule: rule, rest, file: file, line: line)
       }
-      return RuleError(text, file: String(parts[0]), line: line)
+      return RuleError(text, file: file, line: line)
     }
     return RuleError(message, file: file)
   }

@@ -143,10 +143,12 @@ final class LuaState {
     }
   }
 
-  /// Loads and runs a chunk of Lua text. `name` appears in error messages (`name:line:`).
+  /// Loads and runs a chunk of Lua text. The file name of `name` appears in error
+  /// messages (`name.lua:line:`); Lua would cut a long path short.
   func run(_ text: String, name: String) throws(ScriptError) {
+    let chunk = "@" + (name.split(separator: "/").last.map(String.init) ?? name)
     let status = text.withCString { pointer in
-      dwell_lua_loadtext(L, pointer, strlen(pointer), "@" + name)
+      dwell_lua_loadtext(L, pointer, strlen(pointer), chunk)
     }
     guard status == dwell_lua_ok() else {
       let message = describe(-1)

@@ -299,6 +299,38 @@ public final class Engine: Sendable {
     }
   }
 
+  // MARK: Rules
+
+  /// Replaces the rules in force (hot reload). Rules already unlocked stay unlocked; the
+  /// progress of the others is recomputed from the totals, not from history.
+  ///
+  /// - Throws: ``RuleError`` when the new rules are invalid; the old ones stay in force.
+  public func setRules(_ rules: [Rule]) throws(RuleError) {
+    try Rule.validate(rules)
+    process()
+    let unlocked = state.withLock { state -> [UnlockRecord] in
+      let kept = Array(state.book.unlocked.values)
+      state.book = RuleBook(
+        rules: rules, unlocked: kept, tick: configuration.evaluationTick.nanoseconds,
+        accountant: state.accountant)
+      let at = state.accountant.cursor
+      let fresh = state.book.evaluate(at: at, &state.accountant)
+      for record in fresh { state.accountant.recordUnlock(record) }
+      scheduleTimers(&state)
+      return fresh
+    }
+    if !unlocked.isEmpty {
+      if scheduler.isSynchronous {
+        checkpoint()
+      } else {
+        scheduler.perform { [weak self] in self?.checkpoint() }
+      }
+    }
+  }
+
+  /// The rules in force.
+  public var rules: [Rule] { state.withLock { $0.book.rules } }
+
   // MARK: Observing
 
   /// Calls `handler` for every unlock, once, after it is persisted, in order.
