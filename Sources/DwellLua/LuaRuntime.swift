@@ -13,13 +13,20 @@ final class LuaRuntime: Sendable {
     var usageRef: Int32 = 0
     var usageKey: (UInt64, Int64) = (.max, .max)
     var disabled = Set<String>()
+    var disabledPlugins = Set<String>()
+    /// The last state saved per plugin, to save only changes.
+    var savedStates: [String: String] = [:]
   }
+
+  /// Plugin names by event name, fixed at load.
+  let subscriptions: [String: [String]]
 
   private let box: Mutex<Box>
   private let handlers = Mutex<[@Sendable (ScriptError) -> Void]>([])
   private let diagnosticsLog = Mutex<[ScriptError]>([])
 
   init(state: consuming sending LuaState) {
+    subscriptions = state.collector.subscriptions
     box = Mutex(Box(state: state))
   }
 
@@ -41,19 +48,141 @@ final class LuaRuntime: Sendable {
     for handler in handlers.withLock({ $0 }) { handler(error) }
   }
 
+  // MARK: Plugins
+
+  static func eventName(_ event: UsageEvent) -> (String, String?) {
+    switch event {
+    case .screenEntered(let name): return ("screen_enter", name)
+    case .screenLeft(let name): return ("screen_leave", name)
+    case .sessionStarted: return ("session_start", nil)
+    case .paused: return ("pause", nil)
+    case .dayStarted(let day): return ("day_start", day.description)
+    case .unlocked(let id): return ("unlock", id)
+    case .tick: return ("tick", nil)
+    }
+  }
+
+  /// Runs the plugins subscribed to `event`; returns their actions and state changes.
+  func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    let (name, argument) = Self.eventName(event)
+    guard let plugins = subscriptions[name], !plugins.isEmpty else { return [] }
+    var failures: [ScriptError] = []
+    let actions = box.withLock { box -> [UsageAction] in
+      let state = box.state
+      let L = state.L
+      var actions: [UsageAction] = []
+      for plugin in plugins where !box.disabledPlugins.contains(plugin) {
+        ensureUsage(&box, usage)
+        state.current = usage
+        state.now = usage.instant
+        state.actions.removeAll()
+        state.pushReference(state.dispatchRef)
+        lua_pushstring(L, plugin)
+        lua_pushstring(L, name)
+        state.pushReference(box.usageRef)
+        if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
+        do {
+          try state.protectedCall(arguments: 4, results: 0)
+          actions += state.actions
+          if let saved = try savedState(state, plugin), saved != box.savedStates[plugin] {
+            box.savedStates[plugin] = saved
+            actions.append(.saveState(source: plugin, data: saved))
+          }
+        } catch {
+          box.disabledPlugins.insert(plugin)
+          failures.append(ScriptError("plugin '\(plugin)': \((error as? ScriptError)?.message ?? "\(error)")"))
+        }
+        state.actions.removeAll()
+        state.current = nil
+      }
+      return actions
+    }
+    for failure in failures { report(failure) }
+    return actions
+  }
+
+  /// The plugin's state as JSON text, or throws when it cannot be saved.
+  private func savedState(_ state: LuaState, _ plugin: String) throws(ScriptError) -> String? {
+    let L = state.L
+    state.pushReference(state.getStateRef)
+    lua_pushstring(L, plugin)
+    try state.protectedCall(arguments: 1, results: 1)
+    defer { dwell_lua_pop(L, 1) }
+    let value: JSONValue
+    do {
+      value = try state.json(at: -1)
+    } catch {
+      throw ScriptError("its state cannot be saved: \(error.message)")
+    }
+    let text = value.rendered()
+    guard text.utf8.count <= 64 << 10 else {
+      throw ScriptError("its state is larger than 64 KiB (\(text.utf8.count / 1024) KiB)")
+    }
+    return text
+  }
+
+  /// Gives plugins the states saved by earlier runs.
+  func restore(states: [String: String]) {
+    box.withLock { box in
+      let state = box.state
+      for plugin in Set(subscriptions.values.joined()) {
+        guard let text = states[plugin], let value = try? JSONParser.parse(text) else { continue }
+        state.pushReference(state.setStateRef)
+        lua_pushstring(state.L, plugin)
+        state.push(value)
+        try? state.protectedCall(arguments: 2, results: 0)
+        box.savedStates[plugin] = text
+      }
+    }
+  }
+
+  var published: [String: [String: JSONValue]] { box.withLock { $0.state.published } }
+
+  func setHost(_ name: String, value: JSONValue) {
+    box.withLock { box in
+      let L = box.state.L
+      lua_getglobal(L, "host")
+      if dwell_lua_istable(L, -1) != 0 {
+        lua_pushstring(L, name)
+        box.state.push(value)
+        lua_rawset(L, -3)
+      }
+      dwell_lua_pop(L, 1)
+    }
+  }
+
+  func setHost(_ name: String, function: @escaping @Sendable ([JSONValue]) -> JSONValue, trampoline: dwell_lua_host_function) {
+    box.withLock { box in
+      let L = box.state.L
+      box.state.hostFunctions[name] = function
+      lua_getglobal(L, "host")
+      if dwell_lua_istable(L, -1) != 0 {
+        lua_pushstring(L, name)
+        lua_pushstring(L, name)
+        dwell_lua_pushhost(L, trampoline, 1)
+        lua_rawset(L, -3)
+      }
+      dwell_lua_pop(L, 1)
+    }
+  }
+
+  private func ensureUsage(_ box: inout Box, _ usage: UsageView) {
+    let key = (usage.revision, usage.instant.nanoseconds)
+    guard key != box.usageKey else { return }
+    let state = box.state
+    if box.usageRef != 0 { luaL_unref(state.L, dwell_lua_registryindex(), box.usageRef) }
+    UsageTable.push(usage, into: state)
+    box.usageRef = state.reference()
+    box.usageKey = key
+  }
+
   /// Runs the check function `ref` of rule `rule` on `usage`.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     let outcome = box.withLock { box -> Result<Bool, ScriptError> in
       if box.disabled.contains(rule) { return .success(false) }
       let state = box.state
       let L = state.L
-      let key = (usage.revision, usage.instant.nanoseconds)
-      if key != box.usageKey {
-        if box.usageRef != 0 { luaL_unref(L, dwell_lua_registryindex(), box.usageRef) }
-        UsageTable.push(usage, into: state)
-        box.usageRef = state.reference()
-        box.usageKey = key
-      }
+      ensureUsage(&box, usage)
       state.current = usage
       defer { state.current = nil }
       state.pushReference(ref)

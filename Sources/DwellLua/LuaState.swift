@@ -54,7 +54,23 @@ final class LuaState {
     var rules: [Rule] = []
     var ids = Set<String>()
     var file = ""
+    var levels: [Level] = []
+    /// Plugin names by event.
+    var subscriptions: [String: [String]] = [:]
   }
+
+  /// Actions plugins asked for during the current dispatch.
+  var actions: [UsageAction] = []
+  /// What plugins published, by plugin and key.
+  var published: [String: [String: JSONValue]] = [:]
+  /// Functions the host exposes as `host.name(...)`.
+  var hostFunctions: [String: @Sendable ([JSONValue]) -> JSONValue] = [:]
+  /// The instant of the current dispatch (for notifications).
+  var now = MonotonicInstant(nanoseconds: 0)
+  /// The prelude's `dispatch`, `get_state` and `set_state` functions.
+  var dispatchRef: Int32 = 0
+  var getStateRef: Int32 = 0
+  var setStateRef: Int32 = 0
 
   init(limits scriptLimits: ScriptLimits) throws(ScriptError) {
     limits = .allocate(capacity: 1)
@@ -158,11 +174,50 @@ final class LuaState {
     try protectedCall(arguments: 0, results: 0)
   }
 
+  /// Runs the prelude, keeping the three functions it returns.
+  func runPrelude(_ text: String) throws(ScriptError) {
+    let status = text.withCString { dwell_lua_loadtext(L, $0, strlen($0), "=dwell") }
+    guard status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
+    try protectedCall(arguments: 0, results: 3)
+    setStateRef = reference()
+    getStateRef = reference()
+    dispatchRef = reference()
+  }
+
+  /// Pushes a JSON value as a Lua value.
+  func push(_ value: JSONValue, depth: Int = 0) {
+    switch value {
+    case .null: lua_pushnil(L)
+    case .bool(let b): lua_pushboolean(L, b ? 1 : 0)
+    case .number(let n, let literal):
+      if let integer = Int64(literal) { lua_pushinteger(L, lua_Integer(integer)) } else { lua_pushnumber(L, n) }
+    case .string(let s): lua_pushstring(L, s)
+    case .array(let items):
+      lua_createtable(L, Int32(clamping: items.count), 0)
+      for (i, item) in items.enumerated() where depth < 32 {
+        push(item, depth: depth + 1)
+        lua_rawseti(L, -2, lua_Integer(i + 1))
+      }
+    case .object(let members):
+      lua_createtable(L, 0, Int32(clamping: members.count))
+      for member in members where depth < 32 {
+        lua_pushstring(L, member.key)
+        push(member.value, depth: depth + 1)
+        lua_rawset(L, -3)
+      }
+    }
+  }
+
   /// A readable form of the value at `index`, without calling metamethods.
   func describe(_ index: Int32) -> String {
     switch lua_type(L, index) {
-    case LUA_TSTRING, LUA_TNUMBER:
+    case LUA_TSTRING:
       return dwell_lua_tostring(L, index).map { String(cString: $0) } ?? ""
+    case LUA_TNUMBER:
+      // lua_tostring converts a number in place, which would confuse lua_next: use a copy.
+      lua_pushvalue(L, index)
+      defer { dwell_lua_pop(L, 1) }
+      return dwell_lua_tostring(L, -1).map { String(cString: $0) } ?? ""
     case LUA_TNIL: return "nil"
     case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0 ? "true" : "false"
     default:

@@ -22,17 +22,19 @@ public struct UsageReport: Sendable, Equatable {
   public var screens: [String: Figures]
   /// Every unlocked rule, by id.
   public var unlocks: [String: UnlockRecord]
+  /// Points: those of unlocked rules plus those awarded by plugins.
+  public var points: Int
 
   init(accountant: Accountant, book: RuleBook) {
     self.init(
       app: accountant.app, sessions: accountant.sessions,
       screens: accountant.screens.map { ($0.name, $0.tally, $0.visits) },
-      unlocks: Array(book.unlocked.values))
+      unlocks: Array(book.unlocked.values), awarded: accountant.points)
   }
 
   init(
     app: Tally, sessions: Int, screens: [(name: String, tally: Tally, visits: Int)],
-    unlocks: [UnlockRecord]
+    unlocks: [UnlockRecord], awarded: Int
   ) {
     func figures(_ tally: Tally, _ visits: Int) -> Figures {
       var days: [Day: Duration] = [:]
@@ -60,12 +62,15 @@ public struct UsageReport: Sendable, Equatable {
     var unlocked: [String: UnlockRecord] = [:]
     for record in unlocks { unlocked[record.rule] = record }
     self.unlocks = unlocked
+    points = awarded + unlocked.values.reduce(0) { $0 + $1.points }
   }
 
   /// The report of what a store holds (committed data only).
   public init(store: Store) throws {
     let usage = try store.load()
-    self.init(app: usage.app, sessions: usage.sessions, screens: usage.screens, unlocks: usage.unlocks)
+    self.init(
+      app: usage.app, sessions: usage.sessions, screens: usage.screens, unlocks: usage.unlocks,
+      awarded: usage.points)
   }
 }
 

@@ -13,13 +13,28 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   public var title: String?
   /// A description the app can show.
   public var summary: String?
+  /// Points earned when the rule unlocks (achievements). Default 0.
+  public var points: Int
+  /// Whether the app should keep the rule secret until it unlocks.
+  public var isHidden: Bool
+  /// For a tier of an achievement: the achievement's id (the rule's id is `achievement/tier`).
+  public var achievement: String?
+  /// For a tier of an achievement: the tier's name ("bronze").
+  public var tier: String?
 
   /// Creates a rule.
-  public init(_ id: String, when condition: Condition, title: String? = nil, summary: String? = nil) {
+  public init(
+    _ id: String, when condition: Condition, title: String? = nil, summary: String? = nil, points: Int = 0,
+    isHidden: Bool = false, achievement: String? = nil, tier: String? = nil
+  ) {
     self.id = id
     self.condition = condition
     self.title = title
     self.summary = summary
+    self.points = points
+    self.isHidden = isHidden
+    self.achievement = achievement
+    self.tier = tier
   }
 
   public var description: String { "\(id): unlocks after \(condition)" }
@@ -49,5 +64,26 @@ public struct RuleError: Error, CustomStringConvertible, Sendable, Equatable {
     if let file { location = line.map { "\(file):\($0): " } ?? "\(file): " }
     if let rule { return "\(location)rule '\(rule)': \(message)" }
     return location + message
+  }
+}
+
+/// A level reached at a number of points ("Scholar" from 150 points).
+public struct Level: Sendable, Equatable {
+  /// The level's name.
+  public var name: String
+  /// Points needed.
+  public var points: Int
+
+  /// Creates a level.
+  public init(_ name: String, points: Int) {
+    self.name = name
+    self.points = points
+  }
+
+  /// The highest level reached with `points`, its index, and the next level if any.
+  public static func reached(_ points: Int, in levels: [Level]) -> (index: Int, level: Level, next: Level?)? {
+    let sorted = levels.sorted { $0.points < $1.points }
+    guard let index = sorted.lastIndex(where: { $0.points <= points }) else { return nil }
+    return (index, sorted[index], index + 1 < sorted.count ? sorted[index + 1] : nil)
   }
 }

@@ -9,12 +9,15 @@ struct RuleBook {
   private var qualifiers: [DayQualifier.Key: DayQualifier] = [:]
   /// Tick of app time for scripted checks, in nanoseconds.
   let tick: Int64
+  /// Whether listeners want a wake-up at every tick.
+  let wantsTicks: Bool
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
-  init(rules: [Rule], unlocked: [UnlockRecord], tick: Int64, accountant: Accountant) {
+  init(rules: [Rule], unlocked: [UnlockRecord], tick: Int64, wantsTicks: Bool = false, accountant: Accountant) {
     self.rules = rules
     self.tick = max(tick, 1_000_000)
+    self.wantsTicks = wantsTicks
     for record in unlocked { self.unlocked[record.rule] = record }
     waiting = rules.indices.filter { [unlockedIDs = Set(unlocked.map(\.rule))] in
       !unlockedIDs.contains(rules[$0].id)
@@ -63,12 +66,29 @@ struct RuleBook {
       }
       let record = UnlockRecord(
         rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot,
-        wall: accountant.wall(at: m))
+        wall: accountant.wall(at: m), points: rule.points)
       unlocked[rule.id] = record
       records.append(record)
     }
     if !records.isEmpty { waiting = still }
     return records
+  }
+
+  /// Unlocks rule `id` now, at a listener's request. `nil` if it was already unlocked.
+  mutating func unlock(_ id: String, at m: Int64, _ accountant: Accountant) -> UnlockRecord? {
+    guard unlocked[id] == nil else { return nil }
+    let points = rules.first { $0.id == id }?.points ?? 0
+    let record = UnlockRecord(
+      rule: id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
+      points: points)
+    unlocked[id] = record
+    waiting.removeAll { rules[$0].id == id }
+    return record
+  }
+
+  /// Whether `m` is a whole tick of app time (for listeners' `tick`).
+  func isTick(_ accountant: Accountant) -> Bool {
+    wantsTicks && accountant.app.nanos > 0 && accountant.app.nanos % tick == 0
   }
 
   private struct Context {
@@ -147,7 +167,7 @@ struct RuleBook {
   /// The earliest instant after `m` at which a waiting rule's condition could change,
   /// assuming no event comes first; `nil` when only an event can change anything.
   func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
-    guard !waiting.isEmpty, accountant.isAccruing(at: m) else { return nil }
+    guard !waiting.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
     let deadline = accountant.idleDeadline
     let span = accountant.span(at: m)
     var best: Int64 = .max
@@ -178,6 +198,7 @@ struct RuleBook {
       }
     }
     for index in waiting { visit(rules[index].condition) }
+    if wantsTicks { consider(m + (tick - accountant.app.nanos % tick)) }
     return best == .max ? nil : best
   }
 }

@@ -22,6 +22,16 @@ public struct UnlockRecord: Sendable, Equatable {
   public var boot: String
   /// The wall-clock instant of the unlock.
   public var wall: WallInstant
+  /// Points the rule earned.
+  public var points: Int = 0
+}
+
+/// Points awarded by a listener.
+struct Award: Sendable, Equatable {
+  var source: String
+  var points: Int
+  var reason: String
+  var wall: WallInstant
 }
 
 /// Changes made in memory since the last fold into SQLite, keyed by screen index.
@@ -32,6 +42,8 @@ struct PendingChanges: Sendable {
   var sessions = 0
   var lastStop: StopMark?
   var unlocks: [UnlockRecord] = []
+  var awards: [Award] = []
+  var listenerStates: [String: String] = [:]
 
   @inline(__always)
   mutating func add(_ amount: Int64, day: Day, screen: Int32) {
@@ -40,7 +52,7 @@ struct PendingChanges: Sendable {
 
   var isEmpty: Bool {
     days.isEmpty && visits.isEmpty && closedVisits.isEmpty && sessions == 0 && lastStop == nil
-      && unlocks.isEmpty
+      && unlocks.isEmpty && awards.isEmpty && listenerStates.isEmpty
   }
 }
 
@@ -55,6 +67,13 @@ struct CheckpointBatch: Sendable, Equatable {
   var sessions = 0
   var lastStop: StopMark?
   var unlocks: [UnlockRecord] = []
+  var awards: [Award] = []
+  var listenerStates: [ListenerState] = []
+
+  struct ListenerState: Sendable, Equatable {
+    var source: String
+    var data: String
+  }
 
   struct Entry: Sendable, Equatable {
     var day: Day
@@ -70,7 +89,7 @@ struct CheckpointBatch: Sendable, Equatable {
 
   var hasChanges: Bool {
     !days.isEmpty || !visits.isEmpty || !closedVisits.isEmpty || sessions != 0 || lastStop != nil
-      || !unlocks.isEmpty
+      || !unlocks.isEmpty || !awards.isEmpty || !listenerStates.isEmpty
   }
 
   // MARK: Journal encoding
@@ -114,6 +133,19 @@ struct CheckpointBatch: Sendable, Equatable {
       w.int64(unlock.mono.nanoseconds)
       w.string(unlock.boot)
       w.int64(unlock.wall.nanosecondsSince1970)
+      w.int(unlock.points)
+    }
+    w.int(awards.count)
+    for award in awards {
+      w.string(award.source)
+      w.int(award.points)
+      w.string(award.reason)
+      w.int64(award.wall.nanosecondsSince1970)
+    }
+    w.int(listenerStates.count)
+    for state in listenerStates {
+      w.string(state.source)
+      w.string(state.data)
     }
     return w.bytes
   }
@@ -155,12 +187,25 @@ struct CheckpointBatch: Sendable, Equatable {
     }
     guard let unlockCount = r.int() else { return nil }
     for _ in 0..<unlockCount {
-      guard let rule = r.string(), let mono = r.int64(), let unlockBoot = r.string(), let wall = r.int64()
+      guard let rule = r.string(), let mono = r.int64(), let unlockBoot = r.string(), let wall = r.int64(),
+        let points = r.int64().flatMap({ Int(exactly: $0) })
       else { return nil }
       unlocks.append(
         UnlockRecord(
           rule: rule, mono: MonotonicInstant(nanoseconds: mono), boot: unlockBoot,
-          wall: WallInstant(nanosecondsSince1970: wall)))
+          wall: WallInstant(nanosecondsSince1970: wall), points: points))
+    }
+    guard let awardCount = r.int() else { return nil }
+    for _ in 0..<awardCount {
+      guard let source = r.string(), let points = r.int64(), let reason = r.string(), let wall = r.int64(),
+        let value = Int(exactly: points)
+      else { return nil }
+      awards.append(Award(source: source, points: value, reason: reason, wall: WallInstant(nanosecondsSince1970: wall)))
+    }
+    guard let stateCount = r.int() else { return nil }
+    for _ in 0..<stateCount {
+      guard let source = r.string(), let data = r.string() else { return nil }
+      listenerStates.append(ListenerState(source: source, data: data))
     }
     guard r.isAtEnd else { return nil }
   }

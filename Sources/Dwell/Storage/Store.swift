@@ -66,7 +66,22 @@ public final class Store: @unchecked Sendable {
         key TEXT PRIMARY KEY,
         value) WITHOUT ROWID;
       """
-    )
+    ),
+    (
+      "v2-listeners",
+      """
+      CREATE TABLE awards(
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        awarded_at INTEGER NOT NULL);
+      CREATE TABLE listener_state(
+        source TEXT PRIMARY KEY,
+        data TEXT NOT NULL);
+      ALTER TABLE unlocks ADD COLUMN points INTEGER NOT NULL DEFAULT 0;
+      """
+    ),
   ]
 
   /// Whether the store is a file (not an in-memory database), so a journal can sit beside it.
@@ -150,14 +165,17 @@ public final class Store: @unchecked Sendable {
       usage.sessions = Int(values["sessions"]?.0 ?? 0)
       usage.lastStop = Self.stop(values)
       let unlocks = try database.statement(
-        "SELECT rule, unlocked_at, mono_ns, boot FROM unlocks ORDER BY mono_ns")
+        "SELECT rule, unlocked_at, mono_ns, boot, points FROM unlocks ORDER BY mono_ns")
       while try unlocks.step() {
         usage.unlocks.append(
           UnlockRecord(
             rule: unlocks.text(0), mono: MonotonicInstant(nanoseconds: unlocks.int(2)),
             boot: unlocks.text(3),
-            wall: WallInstant(nanosecondsSince1970: unlocks.int(1) * 1_000_000)))
+            wall: WallInstant(nanosecondsSince1970: unlocks.int(1) * 1_000_000), points: Int(unlocks.int(4))))
       }
+      usage.points = Int(try database.scalar("SELECT COALESCE(SUM(points), 0) FROM awards") ?? 0)
+      let listeners = try database.statement("SELECT source, data FROM listener_state")
+      while try listeners.step() { usage.listenerStates[listeners.text(0)] = listeners.text(1) }
       for journal in try unfoldedJournals(values) {
         let batch = journal.batch
         func index(_ name: String) -> Int {
@@ -180,6 +198,8 @@ public final class Store: @unchecked Sendable {
         }
         let known = Set(usage.unlocks.map(\.rule))
         usage.unlocks += batch.unlocks.filter { !known.contains($0.rule) }
+        usage.points += batch.awards.reduce(0) { $0 + $1.points }
+        for state in batch.listenerStates { usage.listenerStates[state.source] = state.data }
       }
       return usage
     }
@@ -330,11 +350,24 @@ public final class Store: @unchecked Sendable {
       }
     }
     let unlock = try database.statement(
-      "INSERT OR IGNORE INTO unlocks(rule, unlocked_at, mono_ns, boot) VALUES(?, ?, ?, ?)")
+      "INSERT OR IGNORE INTO unlocks(rule, unlocked_at, mono_ns, boot, points) VALUES(?, ?, ?, ?, ?)")
     for record in batch.unlocks {
-      try unlock.bind(record.rule, record.wall.millisecondsSince1970, record.mono.nanoseconds, record.boot)
-        .run()
+      try unlock.bind(
+        record.rule, record.wall.millisecondsSince1970, record.mono.nanoseconds, record.boot, record.points
+      ).run()
       unlock.reset()
+    }
+    let award = try database.statement(
+      "INSERT INTO awards(source, points, reason, awarded_at) VALUES(?, ?, ?, ?)")
+    for item in batch.awards {
+      try award.bind(item.source, item.points, item.reason, item.wall.millisecondsSince1970).run()
+      award.reset()
+    }
+    let listener = try database.statement(
+      "INSERT INTO listener_state(source, data) VALUES(?, ?) ON CONFLICT(source) DO UPDATE SET data = excluded.data")
+    for state in batch.listenerStates {
+      try listener.bind(state.source, state.data).run()
+      listener.reset()
     }
   }
 

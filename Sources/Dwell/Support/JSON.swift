@@ -357,3 +357,8 @@ extension JSONValue {
   /// An integer number.
   static func integer(_ value: Int) -> JSONValue { .number(Double(value), literal: String(value)) }
 }
+
+extension JSONValue {
+  /// The value as JSON text, keys sorted.
+  public func rendered(pretty: Bool = false) -> String { JSONWriter.render(self, pretty: pretty) }
+}

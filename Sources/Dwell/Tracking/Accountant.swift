@@ -36,6 +36,14 @@ struct Accountant {
   private(set) var pending = PendingChanges()
   /// Days credited since the last call to ``takeCreditedDays()``.
   private var creditedDays: [Day] = []
+  /// Whether to collect ``UsageEvent``s for listeners.
+  var collectsEvents = false
+  /// Events since the last ``takeEvents()``.
+  private var events: [UsageEvent] = []
+  /// Points awarded by listeners, all time.
+  private(set) var points: Int
+  /// Listener states by source.
+  private(set) var listenerStates: [String: String]
 
   init(
     now: Int64, wall: WallInstant, timeZone: TimeZone, boot: String, idleTimeout: Int64?,
@@ -51,6 +59,8 @@ struct Accountant {
     app = restored.app
     sessions = restored.sessions
     lastStop = restored.lastStop
+    points = restored.points
+    listenerStates = restored.listenerStates
     for screen in restored.screens {
       let index = intern(screen.name)
       screens[Int(index)].tally = screen.tally
@@ -100,6 +110,7 @@ struct Accountant {
 
   private mutating func credit(_ amount: Int64, on day: Day) {
     guard amount > 0 else { return }
+    if collectsEvents, app.days[day] == nil { events.append(.dayStarted(day)) }
     app.add(amount, on: day)
     pending.add(amount, day: day, screen: -1)
     for index in visibleScreens {
@@ -130,6 +141,7 @@ struct Accountant {
         if startsSession(at: m) {
           sessions += 1
           pending.sessions += 1
+          if collectsEvents { events.append(.sessionStarted) }
         }
       }
       resetIdle(at: m)
@@ -138,6 +150,7 @@ struct Accountant {
         isActive = false
         lastStop = StopMark(mono: m, boot: boot, wall: wall(at: m))
         pending.lastStop = lastStop
+        if collectsEvents { events.append(.paused) }
       }
       if case .terminate = event {
         for visit in visits { hide(visit.id, at: m) }
@@ -149,6 +162,7 @@ struct Accountant {
         screens[Int(index)].visible += 1
         if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
         pending.visits[index, default: 0] += 1
+        if collectsEvents { events.append(.screenEntered(name)) }
         visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
       }
       resetIdle(at: m)
@@ -174,6 +188,7 @@ struct Accountant {
       visibleScreens.removeAll { $0 == index }
     }
     pending.closedVisits.append(record(visit, ended: wall(at: m)))
+    if collectsEvents { events.append(.screenLeft(screens[Int(index)].name)) }
     revision &+= 1
   }
 
@@ -228,6 +243,8 @@ struct Accountant {
     batch.sessions = pending.sessions
     batch.lastStop = pending.lastStop
     batch.unlocks = pending.unlocks
+    batch.awards = pending.awards
+    batch.listenerStates = pending.listenerStates.map { .init(source: $0.key, data: $0.value) }
     if take { pending = PendingChanges() }
     return batch
   }
@@ -242,6 +259,10 @@ struct Accountant {
     pending.sessions += batch.sessions
     if pending.lastStop == nil { pending.lastStop = batch.lastStop }
     pending.unlocks = batch.unlocks + pending.unlocks
+    pending.awards = batch.awards + pending.awards
+    for state in batch.listenerStates where pending.listenerStates[state.source] == nil {
+      pending.listenerStates[state.source] = state.data
+    }
   }
 
   /// Whether anything waits to be folded into the store.
@@ -249,6 +270,27 @@ struct Accountant {
 
   /// Increases with every change; the engine journals when it moved.
   private(set) var revision: UInt64 = 0
+
+  /// The events since the previous call.
+  mutating func takeEvents() -> [UsageEvent] {
+    defer { events.removeAll(keepingCapacity: true) }
+    return events
+  }
+
+  /// Adds points to the ledger.
+  mutating func award(_ award: Award) {
+    points += award.points
+    pending.awards.append(award)
+    revision &+= 1
+  }
+
+  /// Replaces a listener's saved state.
+  mutating func saveState(_ data: String, for source: String) {
+    guard listenerStates[source] != data else { return }
+    listenerStates[source] = data
+    pending.listenerStates[source] = data
+    revision &+= 1
+  }
 
   /// Records an unlock so the next journal write and fold persist it.
   mutating func recordUnlock(_ unlock: UnlockRecord) {

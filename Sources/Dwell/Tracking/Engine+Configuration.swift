@@ -15,18 +15,24 @@ extension Engine {
     public var evaluationTick: Duration
     /// The rules in force.
     public var rules: [Rule]
+    /// Levels reached by points, lowest first.
+    public var levels: [Level]
+    /// Listeners (Lua plugins) that receive events and answer with actions.
+    public var listeners: [any UsageListener]
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
       idleTimeout: Duration? = nil, sessionTimeout: Duration = .seconds(1800),
       checkpointInterval: Duration = .seconds(2), evaluationTick: Duration = .seconds(1),
-      rules: [Rule] = []
+      rules: [Rule] = [], levels: [Level] = [], listeners: [any UsageListener] = []
     ) {
       self.idleTimeout = idleTimeout
       self.sessionTimeout = sessionTimeout
       self.checkpointInterval = checkpointInterval
       self.evaluationTick = evaluationTick
       self.rules = rules
+      self.levels = levels
+      self.listeners = listeners
     }
   }
 }

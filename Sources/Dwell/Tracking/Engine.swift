@@ -37,6 +37,10 @@ public final class Engine: Sendable {
     var journaled: UInt64 = 0
     /// When the last fold into SQLite happened.
     var lastFold: Int64
+    /// Notifications waiting for the checkpoint that persists what came before them.
+    var notifications: [UsageNotification] = []
+    /// Listeners in force (replaced on hot reload).
+    var listeners: [any UsageListener]
   }
 
   /// Serialises journal writes and folds, so the journal never runs behind a fold.
@@ -48,6 +52,7 @@ public final class Engine: Sendable {
   private struct Handlers {
     var unlock: [@Sendable (UnlockRecord) -> Void] = []
     var error: [@Sendable (any Error) -> Void] = []
+    var notification: [@Sendable (UsageNotification) -> Void] = []
   }
 
   /// Launches an engine on `store`: loads what was committed (recovering from a crash if
@@ -74,14 +79,17 @@ public final class Engine: Sendable {
     let journal = store.isFile ? try? Journal(storePath: store.path) : nil
     committer = Mutex(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
     let now = clock.now().nanoseconds
-    let accountant = Accountant(
+    var accountant = Accountant(
       now: now, wall: wallClock.now(), timeZone: wallClock.timeZone, boot: clock.bootSession,
       idleTimeout: configuration.idleTimeout.map(\.nanoseconds),
       sessionTimeout: configuration.sessionTimeout.nanoseconds, restored: restored)
+    accountant.collectsEvents = !configuration.listeners.isEmpty
     let book = RuleBook(
       rules: configuration.rules, unlocked: restored.unlocks,
-      tick: configuration.evaluationTick.nanoseconds, accountant: accountant)
-    state = Mutex(State(accountant: accountant, book: book, lastFold: now))
+      tick: configuration.evaluationTick.nanoseconds,
+      wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
+    state = Mutex(State(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
+    for listener in configuration.listeners { listener.restore(states: restored.listenerStates) }
   }
 
   // MARK: Recording (hot path)
@@ -120,8 +128,9 @@ public final class Engine: Sendable {
   /// exact instants. Called by timers and queries; safe from any thread.
   public func process() {
     let now = clock.now().nanoseconds
-    let unlocked = state.withLock { state -> [UnlockRecord] in
-      guard !state.stopped else { return [] }
+    let mustPersist = state.withLock { state -> Bool in
+      guard !state.stopped else { return false }
+      let notesBefore = state.notifications.count
       var events = state.spare
       buffer.drain(into: &events)
       var unlocked: [UnlockRecord] = []
@@ -129,16 +138,19 @@ public final class Engine: Sendable {
         let at = max(item.at, state.accountant.cursor)
         catchUp(&state, to: at, &unlocked)
         state.accountant.apply(item.event, at: at)
-        unlocked += state.book.evaluate(at: at, &state.accountant)
+        let fresh = state.book.evaluate(at: at, &state.accountant)
+        unlocked += fresh
+        unlocked += dispatch(&state, at: at, fresh, tick: false)
       }
       events.removeAll(keepingCapacity: true)
       state.spare = events
       catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
       for record in unlocked { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
-      return unlocked
+      // Only what this call produced: a checkpoint calls process() itself.
+      return !unlocked.isEmpty || state.notifications.count > notesBefore
     }
-    if !unlocked.isEmpty {
+    if mustPersist {
       // Persist (journal) before announcing.
       if scheduler.isSynchronous {
         checkpoint()
@@ -154,9 +166,49 @@ public final class Engine: Sendable {
       wake <= target
     {
       state.accountant.advance(to: wake)
-      unlocked += state.book.evaluate(at: wake, &state.accountant)
+      let fresh = state.book.evaluate(at: wake, &state.accountant)
+      unlocked += fresh
+      unlocked += dispatch(&state, at: wake, fresh, tick: state.book.isTick(state.accountant))
     }
     state.accountant.advance(to: target)
+  }
+
+  /// Hands events to the listeners and carries out their actions. Returns the unlocks
+  /// they caused (already recorded in the rule book).
+  private func dispatch(_ state: inout State, at m: Int64, _ fresh: [UnlockRecord], tick: Bool) -> [UnlockRecord] {
+    let listeners = state.listeners
+    guard !listeners.isEmpty else { return [] }
+    var queue = state.accountant.takeEvents() + fresh.map { .unlocked($0.rule) } + (tick ? [.tick] : [])
+    var caused: [UnlockRecord] = []
+    var rounds = 0
+    while !queue.isEmpty, rounds < 8 {
+      rounds += 1
+      let today = state.accountant.span(at: m).day
+      let view = state.book.makeView(at: m, state.accountant, today: today)
+      var next: [UsageEvent] = []
+      for event in queue {
+        for listener in listeners {
+          for action in listener.receive(event, usage: view) {
+            switch action {
+            case .award(let points, let reason, let source):
+              state.accountant.award(
+                Award(source: source, points: points, reason: reason, wall: state.accountant.wall(at: m)))
+            case .unlock(let id):
+              if let record = state.book.unlock(id, at: m, state.accountant) {
+                caused.append(record)
+                next.append(.unlocked(id))
+              }
+            case .notify(let notification):
+              state.notifications.append(notification)
+            case .saveState(let source, let data):
+              if data.utf8.count <= 64 << 10 { state.accountant.saveState(data, for: source) }
+            }
+          }
+        }
+      }
+      queue = next
+    }
+    return caused
   }
 
   private func scheduleTimers(_ state: inout State) {
@@ -195,24 +247,29 @@ public final class Engine: Sendable {
   func checkpoint() {
     process()
     let foldNow = committer.withLock { committer -> Bool in
-      let (batch, fold) = state.withLock { state -> (CheckpointBatch?, Bool) in
-        guard !state.stopped else { return (nil, false) }
+      let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
+        guard !state.stopped else { return (nil, false, []) }
         let accountant = state.accountant
         if accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
-          return (nil, true)
+          return (nil, true, [])
         }
-        guard accountant.revision != state.journaled else { return (nil, false) }
+        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, false, []) }
         state.journaled = accountant.revision
-        return (state.accountant.batch(take: false), false)
+        defer { state.notifications.removeAll() }
+        return (state.accountant.batch(take: false), false, state.notifications)
       }
       guard let batch else { return fold }
-      guard let journal = committer.journal else { return true }
+      guard let journal = committer.journal else {
+        state.withLock { $0.notifications = notes + $0.notifications }
+        return true
+      }
       do {
         try journal.write(batch)
       } catch {
+        state.withLock { $0.notifications = notes + $0.notifications }
         return true
       }
-      announce(batch.unlocks, &committer)
+      announce(batch.unlocks, notes, &committer)
       return false
     }
     if foldNow { commitReportingErrors() }
@@ -229,22 +286,26 @@ public final class Engine: Sendable {
     process()
     try committer.withLock { committer in
       guard
-        let batch = state.withLock({ state -> CheckpointBatch? in
+        let (batch, notes) = state.withLock({ state -> (CheckpointBatch, [UsageNotification])? in
           guard !state.stopped else { return nil }
           state.lastFold = state.accountant.cursor
-          guard state.accountant.hasPendingChanges else { return nil }
+          guard state.accountant.hasPendingChanges || !state.notifications.isEmpty else { return nil }
           state.journaled = state.accountant.revision
-          return state.accountant.batch(take: true)
+          defer { state.notifications.removeAll() }
+          return (state.accountant.batch(take: true), state.notifications)
         })
       else { return }
       let journal = committer.journal
       do {
         try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
       } catch {
-        state.withLock { $0.accountant.restore(batch) }
+        state.withLock {
+          $0.accountant.restore(batch)
+          $0.notifications = notes + $0.notifications
+        }
         throw error
       }
-      announce(batch.unlocks, &committer)
+      announce(batch.unlocks, notes, &committer)
       // Start the journal afresh: only the visits still open.
       if let journal, !batch.openVisits.isEmpty {
         var rest = CheckpointBatch(boot: batch.boot)
@@ -255,12 +316,15 @@ public final class Engine: Sendable {
     state.withLock { scheduleTimers(&$0) }
   }
 
-  private func announce(_ unlocks: [UnlockRecord], _ committer: inout Committer) {
+  private func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
     let fresh = unlocks.filter { committer.announced.insert($0.rule).inserted }
-    guard !fresh.isEmpty else { return }
-    let handlers = handlers.withLock { $0.unlock }
+    guard !fresh.isEmpty || !notes.isEmpty else { return }
+    let handlers = handlers.withLock { $0 }
     for record in fresh {
-      for handler in handlers { handler(record) }
+      for handler in handlers.unlock { handler(record) }
+    }
+    for note in notes {
+      for handler in handlers.notification { handler(note) }
     }
   }
 
@@ -305,14 +369,22 @@ public final class Engine: Sendable {
   /// progress of the others is recomputed from the totals, not from history.
   ///
   /// - Throws: ``RuleError`` when the new rules are invalid; the old ones stay in force.
-  public func setRules(_ rules: [Rule]) throws(RuleError) {
+  ///
+  /// - Parameter listeners: the new listeners, or `nil` to keep the current ones. New
+  ///   listeners get the states the old ones saved.
+  public func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
     try Rule.validate(rules)
     process()
     let unlocked = state.withLock { state -> [UnlockRecord] in
+      if let listeners {
+        for listener in listeners { listener.restore(states: state.accountant.listenerStates) }
+        state.listeners = listeners
+        state.accountant.collectsEvents = !listeners.isEmpty
+      }
       let kept = Array(state.book.unlocked.values)
       state.book = RuleBook(
         rules: rules, unlocked: kept, tick: configuration.evaluationTick.nanoseconds,
-        accountant: state.accountant)
+        wantsTicks: state.listeners.contains { $0.wantsTicks }, accountant: state.accountant)
       let at = state.accountant.cursor
       let fresh = state.book.evaluate(at: at, &state.accountant)
       for record in fresh { state.accountant.recordUnlock(record) }
@@ -336,6 +408,12 @@ public final class Engine: Sendable {
   /// Calls `handler` for every unlock, once, after it is persisted, in order.
   public func onUnlock(_ handler: @escaping @Sendable (UnlockRecord) -> Void) {
     handlers.withLock { $0.unlock.append(handler) }
+  }
+
+  /// Calls `handler` for every notification a plugin posts, once, after what came before
+  /// it is persisted.
+  public func onNotification(_ handler: @escaping @Sendable (UsageNotification) -> Void) {
+    handlers.withLock { $0.notification.append(handler) }
   }
 
   /// Calls `handler` when a commit fails (the data stays in memory and is retried).

@@ -35,4 +35,6 @@ struct RestoredUsage: Sendable {
   var sessions = 0
   var lastStop: StopMark?
   var unlocks: [UnlockRecord] = []
+  var points = 0
+  var listenerStates: [String: String] = [:]
 }
