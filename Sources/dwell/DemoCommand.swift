@@ -15,7 +15,15 @@ enum DemoCommand {
       --out DIR    Keep the store and trace in DIR (default: a temporary directory)
     """
 
-  static let rules: [Rule] = [
+  /// The sample learning-app pack: next to the sources in a checkout, or in ./rules.
+  static func samplePack() -> String? {
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("rules/learning").path
+    return [checkout, "rules/learning"].first { FileManager.default.fileExists(atPath: $0) }
+  }
+
+  /// Used when the sample pack is not found (an installed binary).
+  static let fallbackRules: [Rule] = [
     Rule("ten-minutes-of-lessons", when: .screenTime("Lessons", .seconds(600))),
     Rule("quiz-taker", when: .visits("Quiz", 5)),
     Rule("three-day-streak", when: .streak(3)),
@@ -41,9 +49,13 @@ enum DemoCommand {
       store = Files.temporaryStore()
     }
     defer { if directory == nil { Files.removeStore(store) } }
-    let report = try Replayer(storePath: store, configuration: .init(rules: rules)).run(events)
-    print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))\n")
-    print(ReportText.render(report, rules: rules, unlockTime: .monotonicSeconds))
+    var configuration = Engine.Configuration(rules: fallbackRules)
+    let packPath = samplePack()
+    if let packPath { try RulesLoader.load(packPath).apply(to: &configuration) }
+    let report = try Replayer(storePath: store, configuration: configuration).run(events)
+    print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
+    print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")
+    print(ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
     if let directory { print("\nStore and trace written to \(directory)") }
   }
 }

@@ -38,7 +38,7 @@ enum ReplayCommand {
       guard interval > .zero else { throw UsageError("--checkpoint-interval must be above zero") }
       configuration.checkpointInterval = interval
     }
-    if let rulesPath = args.value("rules") { configuration.rules = try RulesLoader.load(rulesPath) }
+    if let rulesPath = args.value("rules") { try RulesLoader.load(rulesPath).apply(to: &configuration) }
     let text = try Files.read(path)
     let events: [TraceEvent]
     do {
@@ -62,26 +62,33 @@ enum ReplayCommand {
     if args.flag("json") {
       print(report.json(includeUnlocks: args.value("rules") != nil))
     } else {
-      print(ReportText.render(report, rules: configuration.rules, unlockTime: .monotonicSeconds))
+      print(
+        ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
     }
   }
 }
 
 enum RulesLoader {
   /// Loads rules: a `.json` file, a `.lua` file, or a directory of `.lua` files. Errors
-  /// that scripted checks raise later are printed on stderr as warnings.
-  static func load(_ path: String) throws -> [Rule] {
-    var isDirectory: ObjCBool = false
-    let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+  /// that scripts raise later are printed on stderr as warnings.
+  static func load(_ path: String) throws -> RuleSource {
     do {
-      if exists && (isDirectory.boolValue || path.hasSuffix(".lua")) {
-        let pack = try LuaRulePack(contentsOf: path)
-        pack.onDiagnostic { writeError("warning: \($0)") }
-        return pack.rules
-      }
-      return try Rule.parseJSON(try Files.read(path), file: path)
-    } catch let error as RuleError {
+      let source = try RuleSource.load(path)
+      source.pack?.onDiagnostic { writeError("warning: \($0)") }
+      return source
+    } catch {
       throw Failure("invalid rules: \(error)")
+    }
+  }
+}
+
+extension RuleSource {
+  /// Puts the rules, levels and plugins into an engine configuration.
+  func apply(to configuration: inout Engine.Configuration) {
+    configuration.rules = rules
+    if let pack {
+      configuration.levels = pack.levels
+      if !pack.plugins.isEmpty { configuration.listeners = [pack] }
     }
   }
 }

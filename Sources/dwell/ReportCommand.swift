@@ -41,11 +41,21 @@ enum ReportText {
     return "\(total / 3600)h \(String(format: "%02d", total / 60 % 60))m"
   }
 
-  static func render(_ report: UsageReport, rules: [Rule], unlockTime: UsageReport.UnlockTime) -> String {
+  static func render(
+    _ report: UsageReport, rules: [Rule], levels: [Level] = [], unlockTime: UsageReport.UnlockTime
+  ) -> String {
     var lines: [String] = []
     lines.append(
       "App time \(duration(report.app.time)) · \(report.sessions) sessions · \(report.activeDays) active days · longest streak \(report.longestStreak)"
     )
+    if report.points > 0 || !levels.isEmpty {
+      var text = "Points \(report.points)"
+      if let reached = Level.reached(report.points, in: levels) {
+        text += " · level \(reached.level.name)"
+        if let next = reached.next { text += " (\(next.points - report.points) to \(next.name))" }
+      }
+      lines.append(text)
+    }
     lines.append("")
     let screens = report.screens.sorted { $0.value.time > $1.value.time }
     let nameWidth = min(24, max(6, screens.map(\.key.count).max() ?? 6))
