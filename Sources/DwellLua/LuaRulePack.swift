@@ -28,12 +28,13 @@ public final class LuaRulePack: UsageListener {
   public let levels: [Level]
   /// Names of the plugins that subscribe to events.
   public let plugins: [String]
+  /// Whether a plugin listens to `tick` (the engine then wakes at every second of app time).
   public let wantsTicks: Bool
   let runtime: LuaRuntime
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
   ///
-  /// - Throws: ``RuleError`` with the file and line, or the rule's id, when a script does
+  /// - Throws: `RuleError` with the file and line, or the rule's id, when a script does
   ///   not load: a syntax error, an unknown key, a rule with both or neither of `when`
   ///   and `check`, a repeated id, or a declarative condition the JSON form would reject.
   public init(scripts: [(name: String, text: String)], limits: ScriptLimits = ScriptLimits()) throws(RuleError) {
@@ -112,8 +113,10 @@ public final class LuaRulePack: UsageListener {
 
   // MARK: Plugins and the host
 
+  /// Gives the pack's plugins the states saved by earlier runs (the engine calls this).
   public func restore(states: [String: String]) { runtime.restore(states: states) }
 
+  /// Runs the plugins subscribed to `event` (the engine calls this).
   public func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
     runtime.receive(event, usage: usage)
   }

@@ -11,7 +11,7 @@ public struct RuleSource: Sendable {
   /// Loads rules from `path`, choosing the form by the path: a directory or `.lua` file is
   /// a Lua pack, anything else is the JSON form.
   ///
-  /// - Throws: ``RuleError`` with the file and line or the rule's id.
+  /// - Throws: `RuleError` with the file and line or the rule's id.
   public static func load(_ path: String, limits: ScriptLimits = ScriptLimits()) throws(RuleError) -> RuleSource {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -370,8 +370,10 @@ public final class Engine: Sendable {
   ///
   /// - Throws: ``RuleError`` when the new rules are invalid; the old ones stay in force.
   ///
-  /// - Parameter listeners: the new listeners, or `nil` to keep the current ones. New
-  ///   listeners get the states the old ones saved.
+  /// - Parameters:
+  ///   - rules: the new rules.
+  ///   - listeners: the new listeners, or `nil` to keep the current ones. New listeners
+  ///     get the states the old ones saved.
   public func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
     try Rule.validate(rules)
     process()
