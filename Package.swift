@@ -28,9 +28,10 @@ let package = Package(
     ),
     .target(name: "Dwell", dependencies: ["CSQLite"], swiftSettings: strict),
     .target(name: "DwellLua", dependencies: ["Dwell", "CLua"], swiftSettings: strict),
+    .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
-    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
-    .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
+    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
+    .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

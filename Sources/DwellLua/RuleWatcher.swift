@@ -120,8 +120,8 @@ public final class RuleWatcher: Sendable {
     }
   }
 
-  /// A cheap summary of the watched files: path -> hash of size, date and contents.
-  static func fingerprint(_ path: String) -> [String: Int] {
+  /// A summary of the watched files: path -> hash of the contents.
+  public static func fingerprint(_ path: String) -> [String: Int] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
     var files = [path]

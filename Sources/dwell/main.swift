@@ -19,6 +19,7 @@ let help = """
     replay TRACE     Replay a lifecycle trace through the engine and print the report
     report STORE     Print the report of an existing store
     demo             Simulate weeks of a sample learning app and print its report
+    sim              Simulate sessions by hand while writing rules (the harness)
 
   Run 'dwell <command> --help' for a command's options.
   Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -36,6 +37,7 @@ do {
   case "replay": try ReplayCommand.run(arguments)
   case "report": try ReportCommand.run(arguments)
   case "demo": try DemoCommand.run(arguments)
+  case "sim": try SimCommand.run(arguments)
   case "--version", "version": print(version)
   case "--help", "-h", "help": print(help)
   default: throw UsageError("unknown command '\(command)'; run 'dwell --help'")

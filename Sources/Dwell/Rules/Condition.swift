@@ -53,15 +53,29 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
     }
   }
 
+  /// A duration in the unit of `like`, rounded down: "18 min" of "30 min", "2.5 h" of "5 h".
+  static func words(_ duration: Duration, like reference: Duration) -> String {
+    let seconds = duration.seconds
+    let whole = reference.seconds
+    if whole >= 3600, whole.truncatingRemainder(dividingBy: 3600) == 0, seconds >= 3600 {
+      let hours = (seconds / 360).rounded(.down) / 10
+      return hours == hours.rounded() ? "\(Int(hours)) h" : "\(hours) h"
+    }
+    if whole >= 60, whole.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
+    return "\(Int(seconds)) s"
+  }
+
   /// "90 s", "30 min", "1 h 30 min".
   static func words(_ duration: Duration) -> String {
     let total = duration.seconds
-    if total < 60 || total.truncatingRemainder(dividingBy: 60) != 0 {
-      return total == total.rounded() ? "\(Int(total)) s" : "\(total) s"
-    }
-    let minutes = Int(total / 60)
-    if minutes < 60 { return "\(minutes) min" }
-    return minutes % 60 == 0 ? "\(minutes / 60) h" : "\(minutes / 60) h \(minutes % 60) min"
+    if total < 60 { return total == total.rounded() ? "\(Int(total)) s" : "\(total) s" }
+    let seconds = Int(total.rounded())
+    let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+    var parts: [String] = []
+    if hours > 0 { parts.append("\(hours) h") }
+    if minutes > 0 { parts.append("\(minutes) min") }
+    if rest > 0 { parts.append("\(rest) s") }
+    return parts.joined(separator: " ")
   }
 }
 

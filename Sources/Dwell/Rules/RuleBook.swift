@@ -6,7 +6,7 @@ struct RuleBook {
   private(set) var unlocked: [String: UnlockRecord] = [:]
   /// Indexes into `rules` of the rules not yet unlocked.
   private var waiting: [Int]
-  private var qualifiers: [DayQualifier.Key: DayQualifier] = [:]
+  private(set) var qualifiers: [DayQualifier.Key: DayQualifier] = [:]
   /// Tick of app time for scripted checks, in nanoseconds.
   let tick: Int64
   /// Whether listeners want a wake-up at every tick.

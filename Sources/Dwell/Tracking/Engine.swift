@@ -433,6 +433,29 @@ public final class Engine: Sendable {
     }
   }
 
+  /// The progress of every rule in force, in order (memory only, no I/O).
+  public func progress() -> [(rule: Rule, progress: RuleProgress)] {
+    withState { accountant, book in book.progress(at: accountant.cursor, &accountant) }
+  }
+
+  /// The progress of one rule, or `nil` for an unknown id.
+  public func progress(of id: String) -> RuleProgress? {
+    progress().first { $0.rule.id == id }?.progress
+  }
+
+  /// The engine's current instant on its monotonic clock (accrual is counted up to here).
+  public var now: MonotonicInstant {
+    withState { accountant, _ in MonotonicInstant(nanoseconds: accountant.cursor) }
+  }
+
+  /// The wall-clock instant and local day now, by the engine's anchor.
+  public func wallClockNow() -> (instant: WallInstant, day: Day, hour: Int) {
+    withState { accountant, _ in
+      let wall = accountant.wall(at: accountant.cursor)
+      return (wall, accountant.span(at: accountant.cursor).day, accountant.calendar.hour(of: wall))
+    }
+  }
+
   /// Reads the live state under the engine's lock (memory only, no I/O).
   func withState<T>(_ body: (inout Accountant, inout RuleBook) -> T) -> T {
     process()
