@@ -37,19 +37,20 @@ extension Simulator {
     guard let report = report() else { return lines }
     let today = Day(now.date) ?? Day(ordinal: 0)
     let todayTime = report.app.days[today] ?? .zero
-    var totals =
+    let totals =
       "Today \(SimDuration.words(todayTime)) · all time \(SimDuration.words(report.app.time)) · "
       + "\(report.sessions) session\(report.sessions == 1 ? "" : "s") · \(report.activeDays) day\(report.activeDays == 1 ? "" : "s")"
       + " · best streak \(report.longestStreak)"
+    lines.append(totals)
     let levels = source?.pack?.levels ?? []
     if report.points > 0 || !levels.isEmpty {
-      totals += " · \(report.points) pts"
+      var points = "Points \(report.points)"
       if let reached = Level.reached(report.points, in: levels) {
-        totals += " · \(reached.level.name)"
-        if let next = reached.next { totals += " (\(next.points - report.points) to \(next.name))" }
+        points += " · level \(reached.level.name)"
+        if let next = reached.next { points += " (\(next.points - report.points) to \(next.name))" }
       }
+      lines.append(points)
     }
-    lines.append(totals)
     let top = report.screens.sorted { $0.value.time > $1.value.time }.prefix(5)
     if !top.isEmpty {
       lines.append(
