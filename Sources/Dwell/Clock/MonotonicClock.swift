@@ -58,3 +58,14 @@ extension Duration {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 }
+
+extension Duration {
+  /// `n` minutes: `.minutes(30)`.
+  public static func minutes(_ n: Int) -> Duration { .seconds(Int64(n) * 60) }
+  /// `n` minutes, fractional: `.minutes(1.5)`.
+  public static func minutes(_ n: Double) -> Duration { .milliseconds(Int64((n * 60_000).rounded())) }
+  /// `n` hours: `.hours(2)`.
+  public static func hours(_ n: Int) -> Duration { .seconds(Int64(n) * 3600) }
+  /// `n` days of 24 hours: `.days(1)`.
+  public static func days(_ n: Int) -> Duration { .seconds(Int64(n) * 86_400) }
+}

@@ -58,6 +58,9 @@ final class Journal {
 
   static func prefix(_ storePath: String) -> String { storePath + "-journal-" }
 
+  /// Deletes a journal file by path.
+  static func remove(path: String) { unlink(path) }
+
   /// Writes a record as the next sequence number. `record` starts with ``headerSize``
   /// bytes of room for the header, which this fills in. Throws when the write fails.
   func write(_ record: inout [UInt8]) throws {

@@ -132,6 +132,11 @@ public final class Store: @unchecked Sendable {
     }
   }
 
+  /// Runs `body` with the connection, on the store's queue.
+  func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+    try queue.sync { try body(database) }
+  }
+
   // MARK: Reading
 
   /// Everything the engine needs to resume: totals, per-day rollups, sessions, unlocks,

@@ -128,6 +128,31 @@ struct Accountant {
     return creditedDays
   }
 
+  /// Time accrued for `screen` (or the app) between the cursor and `now` that is not
+  /// credited yet, by day. Used by queries, which must not move the cursor.
+  mutating func projected(_ screen: String?, to now: Int64) -> [(day: Day, nanos: Int64)] {
+    guard isActive, now > cursor else { return [] }
+    if let screen {
+      guard let index = screenIndex[screen], screens[Int(index)].visible > 0 else { return [] }
+    }
+    let end = min(now, idleDeadline)
+    var start = cursor
+    var result: [(day: Day, nanos: Int64)] = []
+    while start < end {
+      let span = span(at: start)
+      let stop = min(end, span.end)
+      result.append((span.day, stop - start))
+      start = stop
+    }
+    return result
+  }
+
+  /// The tally of `screen` (or the app), `nil` for a screen never seen.
+  func tally(_ screen: String?) -> Tally? {
+    guard let screen else { return app }
+    return screenIndex[screen].map { screens[Int($0)].tally }
+  }
+
   // MARK: Events
 
   /// Applies one event at instant `m` (after ``advance(to:)`` to the same instant).

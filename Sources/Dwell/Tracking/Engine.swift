@@ -58,11 +58,13 @@ public final class Engine: Sendable {
   /// Launches an engine on `store`: loads what was committed (recovering from a crash if
   /// the last run did not end cleanly) and starts counting.
   ///
+  /// - Parameter launchedAt: when the process started, if before now (the store was opened
+  ///   in the background); events recorded meanwhile are fed with ``record(_:at:)``.
   /// - Throws: ``StoreError`` when the store cannot be read; ``RuleError`` for invalid rules.
   public init(
     store: Store, configuration: Configuration = Configuration(),
     clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(),
-    scheduler: (any EngineScheduler)? = nil
+    scheduler: (any EngineScheduler)? = nil, launchedAt: MonotonicInstant? = nil
   ) throws {
     try Rule.validate(configuration.rules)
     self.configuration = configuration
@@ -78,9 +80,14 @@ public final class Engine: Sendable {
     }
     let journal = store.isFile ? try? Journal(storePath: store.path) : nil
     committer = Mutex(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
-    let now = clock.now().nanoseconds
+    // The launch may precede the engine (the store opened in the background): the wall
+    // clock at the launch is the wall clock now, minus the time since.
+    let current = clock.now().nanoseconds
+    let now = min(launchedAt?.nanoseconds ?? current, current)
+    let wallNow = wallClock.now()
+    let launchWall = WallInstant(nanosecondsSince1970: wallNow.nanosecondsSince1970 - (current - now))
     var accountant = Accountant(
-      now: now, wall: wallClock.now(), timeZone: wallClock.timeZone, boot: clock.bootSession,
+      now: now, wall: launchWall, timeZone: wallClock.timeZone, boot: clock.bootSession,
       idleTimeout: configuration.idleTimeout.map(\.nanoseconds),
       sessionTimeout: configuration.sessionTimeout.nanoseconds, restored: restored)
     accountant.collectsEvents = !configuration.listeners.isEmpty
@@ -99,7 +106,13 @@ public final class Engine: Sendable {
   /// - Complexity: O(1), no I/O, no allocation in steady state.
   @inline(__always)
   public func record(_ event: LifecycleEvent) {
-    let waiting = buffer.append(StampedEvent(at: clock.now().nanoseconds, event: event))
+    record(event, at: clock.now())
+  }
+
+  /// Records an event that happened at `instant` (on this engine's clock), such as one
+  /// buffered while the store was opening. Instants before the previous event's count as it.
+  public func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
+    let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
     switch event {
     case .appear, .disappear, .interact:
       if scheduler.isSynchronous {
@@ -405,6 +418,9 @@ public final class Engine: Sendable {
   /// The rules in force.
   public var rules: [Rule] { state.withLock { $0.book.rules } }
 
+  /// Whether the app is active now (as the engine has processed).
+  var isActive: Bool { withState { accountant, _ in accountant.isActive } }
+
   // MARK: Observing
 
   /// Calls `handler` for every unlock, once, after it is persisted, in order.
@@ -460,5 +476,13 @@ public final class Engine: Sendable {
   func withState<T>(_ body: (inout Accountant, inout RuleBook) -> T) -> T {
     process()
     return state.withLock { body(&$0.accountant, &$0.book) }
+  }
+
+  /// Reads the state for a query without processing timers: events waiting in the buffer
+  /// are applied first; time accrued since then is projected, not credited.
+  func reading<T>(_ body: (inout Accountant, RuleBook, Int64) -> T) -> T {
+    if buffer.count > 0 { process() }
+    let now = clock.now().nanoseconds
+    return state.withLock { body(&$0.accountant, $0.book, max(now, $0.accountant.cursor)) }
   }
 }

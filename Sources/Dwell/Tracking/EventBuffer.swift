@@ -24,6 +24,9 @@ final class EventBuffer: Sendable {
     }
   }
 
+  /// How many events wait.
+  var count: Int { storage.withLock { $0.count } }
+
   /// Moves every waiting event into `into` (which must be empty), keeping capacities.
   func drain(into spare: inout [StampedEvent]) {
     storage.withLock { swap(&$0, &spare) }

@@ -1,0 +1,134 @@
+/// What a query is about: the whole app, or one screen (or feature timer).
+public enum Subject: Hashable, Sendable {
+  /// The whole app.
+  case app
+  /// One screen or feature, by name.
+  case screen(String)
+
+  var name: String? {
+    if case .screen(let name) = self { return name }
+    return nil
+  }
+}
+
+/// A span of local days for a query.
+public enum Period: Hashable, Sendable {
+  /// Everything so far.
+  case allTime
+  /// Today (local day, in the zone in force).
+  case today
+  /// Yesterday.
+  case yesterday
+  /// One day.
+  case day(Day)
+  /// The last `n` days, today included.
+  case lastDays(Int)
+  /// A range of days, both ends included.
+  case days(ClosedRange<Day>)
+
+  func contains(_ day: Day, today: Day) -> Bool {
+    switch self {
+    case .allTime: return true
+    case .today: return day == today
+    case .yesterday: return day == today.adding(days: -1)
+    case .day(let d): return day == d
+    case .lastDays(let n): return day <= today && day.ordinal > today.ordinal - Int32(clamping: n)
+    case .days(let range): return range.contains(day)
+    }
+  }
+}
+
+extension Engine {
+  /// Time accrued by `subject` in `period`, including the visit still open.
+  ///
+  /// ```swift
+  /// engine.time(.screen("Lessons"), in: .today)   // 12 min
+  /// ```
+  /// - Complexity: O(1) for `.allTime` and `.today`; O(days) for other periods. Memory only.
+  public func time(_ subject: Subject = .app, in period: Period = .allTime) -> Duration {
+    reading { accountant, _, now in
+      let today = accountant.span(at: now).day
+      let extra = accountant.projected(subject.name, to: now)
+      guard let tally = accountant.tally(subject.name) else { return .zero }
+      var total: Int64
+      switch period {
+      case .allTime: total = tally.nanos
+      case .today: total = tally.nanos(on: today)
+      case .day(let day): total = tally.nanos(on: day)
+      default: total = tally.days.reduce(0) { period.contains($1.key, today: today) ? $0 + $1.value : $0 }
+      }
+      for item in extra where period.contains(item.day, today: today) { total += item.nanos }
+      return .nanoseconds(total)
+    }
+  }
+
+  /// Visits of a screen, all time.
+  public func visits(_ screen: String) -> Int {
+    reading { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0 }
+  }
+
+  /// Sessions so far.
+  public var sessions: Int { reading { accountant, _, _ in accountant.sessions } }
+
+  /// The local day now.
+  public var today: Day { reading { accountant, _, now in accountant.span(at: now).day } }
+
+  /// Time per day for the last `days` days, oldest first, today last (for charts).
+  public func series(_ subject: Subject = .app, lastDays days: Int) -> [(day: Day, time: Duration)] {
+    reading { accountant, _, now in
+      let today = accountant.span(at: now).day
+      let tally = accountant.tally(subject.name) ?? Tally()
+      var extra: [Day: Int64] = [:]
+      for item in accountant.projected(subject.name, to: now) { extra[item.day, default: 0] += item.nanos }
+      let count = max(0, min(days, 100_000))
+      return (0..<count).reversed().map { back in
+        let day = today.adding(days: -Int32(back))
+        return (day, .nanoseconds(tally.nanos(on: day) + (extra[day] ?? 0)))
+      }
+    }
+  }
+
+  /// Days on which `subject` reached `minimumPerDay` (any time above zero by default).
+  public func activeDays(_ subject: Subject = .app, minimumPerDay: Duration = .zero, in period: Period = .allTime) -> Int {
+    qualifyingDays(subject, minimumPerDay).filter { period.contains($0, today: today) }.count
+  }
+
+  /// The run of qualifying days ending today, or yesterday if today does not qualify yet.
+  public func currentStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
+    let days = Set(qualifyingDays(subject, minimumPerDay).map(\.ordinal))
+    var end = today.ordinal
+    if !days.contains(end) { end -= 1 }
+    var run = 0
+    while days.contains(end - Int32(run)) { run += 1 }
+    return run
+  }
+
+  /// The longest run of consecutive qualifying days.
+  public func longestStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
+    var longest = 0
+    var run = 0
+    var previous: Int32?
+    for day in qualifyingDays(subject, minimumPerDay) {
+      run = previous == day.ordinal - 1 ? run + 1 : 1
+      longest = max(longest, run)
+      previous = day.ordinal
+    }
+    return longest
+  }
+
+  /// Whether the rule with this id is unlocked.
+  public func isUnlocked(_ id: String) -> Bool { reading { _, book, _ in book.unlocked[id] != nil } }
+
+  /// Every unlock so far, by rule id.
+  public var unlocks: [String: UnlockRecord] { reading { _, book, _ in book.unlocked } }
+
+  /// Sorted days on which `subject` reached the minimum, counting time still open.
+  private func qualifyingDays(_ subject: Subject, _ minimum: Duration) -> [Day] {
+    reading { accountant, _, now in
+      var days = accountant.tally(subject.name)?.days ?? [:]
+      for item in accountant.projected(subject.name, to: now) { days[item.day, default: 0] += item.nanos }
+      let need = minimum.nanoseconds
+      return days.filter { need > 0 ? $0.value >= need : $0.value > 0 }.keys.sorted()
+    }
+  }
+}

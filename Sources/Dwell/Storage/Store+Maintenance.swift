@@ -1,0 +1,96 @@
+extension Store {
+  /// Deletes raw visits that ended before `cutoff`; day totals and unlocks stay.
+  /// Returns how many were deleted.
+  @discardableResult
+  public func pruneVisits(endedBefore cutoff: WallInstant) throws -> Int {
+    try write { database in
+      try database.statement("DELETE FROM visits WHERE ended_at < ?").bind(cutoff.millisecondsSince1970).run()
+      return Int(try database.scalar("SELECT changes()") ?? 0)
+    }
+  }
+
+  /// What the store holds: counts and the range of days, for `dwell check` and erase reports.
+  public struct Summary: Sendable, Equatable {
+    /// Screen names.
+    public var screens: Int
+    /// Raw visits.
+    public var visits: Int
+    /// Day-total rows.
+    public var dayTotals: Int
+    /// Unlocked rules.
+    public var unlocks: Int
+    /// The first and last day with time, if any.
+    public var days: ClosedRange<Day>?
+  }
+
+  /// Counts and the range of days.
+  public func summary() throws -> Summary {
+    try write { database in
+      let first = try database.statement("SELECT MIN(day), MAX(day) FROM day_totals")
+      var range: ClosedRange<Day>?
+      if try first.step(), let low = Day(first.text(0)), let high = Day(first.text(1)), low <= high {
+        range = low...high
+      }
+      return Summary(
+        screens: Int(try database.scalar("SELECT COUNT(*) FROM screens") ?? 0),
+        visits: Int(try database.scalar("SELECT COUNT(*) FROM visits") ?? 0),
+        dayTotals: Int(try database.scalar("SELECT COUNT(*) FROM day_totals") ?? 0),
+        unlocks: Int(try database.scalar("SELECT COUNT(*) FROM unlocks") ?? 0), days: range)
+    }
+  }
+
+  /// Removes all usage data (totals, visits, unlocks, points, plugin state, sessions) and
+  /// the journals beside the store. Returns what was there.
+  @discardableResult
+  public func erase() throws -> Summary {
+    let before = try summary()
+    try write { database in
+      try database.transaction {
+        try database.execute(
+          """
+          DELETE FROM day_totals; DELETE FROM visits; DELETE FROM unlocks; DELETE FROM screens;
+          DELETE FROM awards; DELETE FROM listener_state; DELETE FROM state;
+          """)
+      }
+      try? database.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;")
+    }
+    for journal in Journal.list(storePath: path) { Journal.remove(path: journal.path) }
+    return before
+  }
+
+  /// Every raw visit, oldest first.
+  func allVisits() throws -> [VisitRecord] {
+    try write { database in
+      let rows = try database.statement(
+        "SELECT s.name, v.started_at, v.ended_at, v.active_ms FROM visits v JOIN screens s ON s.id = v.screen ORDER BY v.started_at, v.id"
+      )
+      var visits: [VisitRecord] = []
+      while try rows.step() {
+        visits.append(
+          VisitRecord(
+            screen: rows.text(0), started: WallInstant(nanosecondsSince1970: rows.int(1) * 1_000_000),
+            ended: WallInstant(nanosecondsSince1970: rows.int(2) * 1_000_000), activeNanos: rows.int(3) * 1_000_000))
+      }
+      return visits
+    }
+  }
+
+  /// Runs `body` with the connection on the store's queue.
+  func write<T>(_ body: (Database) throws -> T) throws -> T {
+    do {
+      return try withDatabase(body)
+    } catch let error as DatabaseError {
+      throw StoreError.database(error)
+    }
+  }
+
+  /// Runs the integrity check; returns SQLite's messages (`["ok"]` when healthy).
+  public func integrityCheck() throws -> [String] {
+    try write { database in
+      let rows = try database.statement("PRAGMA integrity_check")
+      var messages: [String] = []
+      while try rows.step() { messages.append(rows.text(0)) }
+      return messages
+    }
+  }
+}

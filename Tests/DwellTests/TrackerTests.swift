@@ -1,0 +1,170 @@
+import Dwell
+import DwellTesting
+import Foundation
+import Testing
+
+/// The app-facing API, used the way an app would.
+@Suite struct TrackerTests {
+  static var configuration: Tracker.Configuration {
+    var configuration = Tracker.Configuration()
+    configuration.rules = [
+      Rule("bonus-level", when: .screenTime("Lessons", .minutes(30)), title: "Bonus level"),
+      Rule("four-in-a-row", when: .streak(4, minimumPerDay: .minutes(10), screen: "Lessons")),
+      Rule("quiz-fan", when: .visits("Quiz", 3)),
+    ]
+    configuration.levels = [Level("Beginner", points: 0)]
+    return configuration
+  }
+
+  @Test func aScriptedWeekWithStreaksGoalsAndProgress() throws {
+    let sim = TrackerSimulation(configuration: Self.configuration)
+    let tracker = sim.tracker
+    let goal = DailyGoal(.screen("Lessons"), .minutes(10))
+    for day in 0..<7 {
+      if day != 4 {  // a day off
+        sim.use("Lessons", for: .minutes(12))
+        sim.use("Quiz", for: .minutes(1))
+      }
+      if day == 2 {
+        #expect(tracker.progress(of: goal).isMet)
+        #expect(tracker.currentStreak(.screen("Lessons"), minimumPerDay: .minutes(10)) == 3)
+      }
+      sim.nextDay()
+    }
+    #expect(tracker.time(.screen("Lessons")) == .minutes(72))
+    #expect(tracker.time(.screen("Lessons"), in: .lastDays(3)) == .minutes(24))
+    #expect(tracker.time(.app, in: .today) == .zero)
+    #expect(tracker.visits("Quiz") == 6)
+    #expect(tracker.longestStreak(.screen("Lessons"), minimumPerDay: .minutes(10)) == 4)
+    #expect(tracker.currentStreak(.screen("Lessons"), minimumPerDay: .minutes(10)) == 2)
+    #expect(tracker.activeDays() == 6)
+    #expect(tracker.isUnlocked("bonus-level"))
+    #expect(tracker.isUnlocked("four-in-a-row"))
+    #expect(tracker.isUnlocked("quiz-fan"))
+    let series = tracker.series(.screen("Lessons"), lastDays: 8)
+    #expect(series.map { Int($0.time.seconds / 60) } == [12, 12, 12, 12, 0, 12, 12, 0])
+
+    // Today: a goal in progress, resetting at midnight.
+    let id = sim.open("Lessons")
+    sim.wait(.minutes(4))
+    let progress = tracker.progress(of: goal)
+    #expect(progress.summary == "4 min of 10 min")
+    #expect(progress.remaining == .minutes(6))
+    #expect(abs(progress.fraction - 0.4) < 1e-9)
+    sim.close(id)
+  }
+
+  @Test func ruleProgressForProgressBars() throws {
+    let sim = TrackerSimulation(configuration: Self.configuration)
+    sim.use("Lessons", for: .minutes(18))
+    let progress = try #require(sim.tracker.progress(of: "bonus-level"))
+    #expect(progress.summary == "18 min of 30 min in Lessons")
+    #expect(progress.remaining == "12 min in Lessons to go")
+    #expect(abs(progress.fraction - 0.6) < 1e-9)
+    #expect(sim.tracker.progress(of: "no-such-rule") == nil)
+  }
+
+  @Test func liveFiguresIncludeTheOpenVisitWithoutCreditingIt() throws {
+    let sim = TrackerSimulation(configuration: Self.configuration)
+    _ = sim.open("Lessons")
+    sim.wait(.seconds(29 * 60 + 59))
+    #expect(sim.tracker.time(.screen("Lessons")) == .seconds(29 * 60 + 59))
+    #expect(!sim.tracker.isUnlocked("bonus-level"))
+    sim.wait(.seconds(1))
+    #expect(sim.tracker.engine?.unlocks["bonus-level"]?.mono == MonotonicInstant(nanoseconds: 1_800_000_000_000))
+  }
+
+  @Test func unlocksAreDeliveredOnceInOrderAfterTheyArePersisted() async throws {
+    let sim = TrackerSimulation(configuration: Self.configuration)
+    let stream = sim.tracker.unlocks()
+    for _ in 0..<3 { sim.use("Quiz", for: .seconds(5)) }
+    sim.use("Lessons", for: .minutes(31))
+    var received: [String] = []
+    for await unlock in stream {
+      received.append(unlock.rule)
+      if received.count == 2 { break }
+    }
+    #expect(received == ["quiz-fan", "bonus-level"])
+  }
+
+  @Test func featureTimersAndMeasure() throws {
+    let sim = TrackerSimulation()
+    sim.tracker.beginFeature("video")
+    sim.wait(.seconds(40))
+    sim.tracker.endFeature("video")
+    sim.tracker.measure("export") { sim.wait(.seconds(3)) }
+    #expect(sim.tracker.time(.screen("video")) == .seconds(40))
+    #expect(sim.tracker.time(.screen("export")) == .seconds(3))
+  }
+
+  @Test func oddScreenNamesAreCleaned() throws {
+    #expect(ScreenName.clean("  Lessons\n") == "Lessons")
+    #expect(ScreenName.clean("\u{0}\u{7}") == "Unnamed")
+    #expect(ScreenName.clean(String(repeating: "x", count: 10_000)).count == 200)
+  }
+
+  @Test func exportEraseAndRetention() throws {
+    let dir = TemporaryStore()
+    var configuration = Self.configuration
+    configuration.storeLocation = .file(dir.path)
+    let sim = TrackerSimulation(configuration: configuration)
+    sim.use("Lessons, \"advanced\"", for: .minutes(31))
+    let csv = try sim.tracker.export(.csv)
+    #expect(csv.hasPrefix("kind,screen,day,started_at,ended_at,seconds,rule,points\r\n"))
+    #expect(csv.contains("visit,\"Lessons, \"\"advanced\"\"\",,2026-03-02T09:00:00.000Z,2026-03-02T09:31:00.000Z,1860.0,,"))
+    let json = try JSONSerialization.jsonObject(with: Data(try sim.tracker.export(.json).utf8)) as? [String: Any]
+    #expect((json?["visits"] as? [Any])?.count == 1)
+    #expect((json?["days"] as? [Any])?.count == 2)
+    try sim.tracker.erase()
+    #expect(sim.tracker.time() == .zero)
+    #expect(!sim.tracker.isUnlocked("bonus-level"))
+    sim.use("Quiz", for: .seconds(10))
+    #expect(sim.tracker.time() == .seconds(10))
+    let summary = try Store(path: dir.path).summary()
+    #expect(summary.unlocks == 0)
+    let pruned = try Store(path: dir.path).pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: .max))
+    #expect(pruned >= 0)
+  }
+
+  @Test func aStoreThatIsNotSQLiteIsMovedAsideAndCountingGoesOn() throws {
+    let dir = TemporaryStore()
+    try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: dir.path))
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(dir.path)
+    let sim = TrackerSimulation(configuration: configuration)
+    guard case .storeMovedAside(let aside)? = sim.tracker.lastProblem else {
+      Issue.record("expected the store to be moved aside, got \(String(describing: sim.tracker.lastProblem))")
+      return
+    }
+    #expect(FileManager.default.fileExists(atPath: aside))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(repeating: 0x42, count: 4096))
+    sim.use("Home", for: .seconds(5))
+    #expect(sim.tracker.time() == .seconds(5))
+  }
+
+  @Test func anUnwritableLocationFallsBackToMemory() throws {
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file("/proc/dwell-cannot-write-here/usage.sqlite")
+    let sim = TrackerSimulation(configuration: configuration)
+    guard case .storeUnavailable? = sim.tracker.lastProblem else {
+      Issue.record("expected storeUnavailable, got \(String(describing: sim.tracker.lastProblem))")
+      return
+    }
+    sim.use("Home", for: .seconds(5))
+    #expect(sim.tracker.time(.screen("Home")) == .seconds(5))
+  }
+
+  @Test func eventsBeforeTheStoreOpensAreKeptWithTheirTimes() async throws {
+    let dir = TemporaryStore()
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(dir.path)
+    let tracker = Tracker(configuration: configuration)  // opens in the background
+    tracker.record(.active)
+    tracker.screenAppeared("Home", id: ScreenInstance("h"))
+    await tracker.ready()
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(tracker.time(.screen("Home")) >= .milliseconds(50))
+    #expect(tracker.visits("Home") == 1)
+    tracker.engine?.terminate()
+  }
+}
