@@ -168,3 +168,24 @@ import Testing
     tracker.engine?.terminate()
   }
 }
+
+@Suite struct ImportTests {
+  @Test func userDefaultsTotalsAreImportedOnce() throws {
+    let dir = TemporaryStore()
+    var configuration = TrackerTests.configuration
+    configuration.storeLocation = .file(dir.path)
+    let sim = TrackerSimulation(configuration: configuration)
+    let old = ["Lessons": 1500.0, "Quiz": 60.0, " Lessons ": 120.0, "Broken": .nan]
+    #expect(sim.tracker.importTotals(screens: old, key: "userdefaults-v1"))
+    #expect(!sim.tracker.importTotals(screens: old, key: "userdefaults-v1"))
+    #expect(sim.tracker.time(.screen("Lessons")) == .seconds(1620))
+    #expect(sim.tracker.time(.app, in: .today) == .seconds(1680))
+    sim.use("Lessons", for: .minutes(3))
+    #expect(sim.tracker.isUnlocked("bonus-level"))
+    sim.tracker.engine?.terminate()
+    // A later launch remembers the import.
+    let again = TrackerSimulation(configuration: configuration)
+    #expect(!again.tracker.importTotals(screens: old, key: "userdefaults-v1"))
+    #expect(again.tracker.time(.screen("Lessons")) == .seconds(1800))
+  }
+}

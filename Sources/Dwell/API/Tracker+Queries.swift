@@ -100,3 +100,27 @@ extension Tracker {
   /// The full report (the shape of `dwell replay --json`).
   public func report() -> UsageReport? { engine?.report() }
 }
+
+extension Tracker {
+  /// Imports totals an app kept before Dwell (seconds per screen, the common UserDefaults
+  /// approach) as starting totals, credited to today. Runs once per `key`: later calls
+  /// with the same key do nothing and return `false`.
+  ///
+  /// ```swift
+  /// let old = UserDefaults.standard.dictionary(forKey: "screenSeconds") as? [String: Double] ?? [:]
+  /// await tracker.ready()
+  /// tracker.importTotals(screens: old, key: "userdefaults-v1")
+  /// ```
+  /// - Parameter app: the app's total, if it was kept; otherwise the sum of the screens.
+  @discardableResult
+  public func importTotals(screens: [String: Double], app: Double? = nil, key: String) -> Bool {
+    guard let engine else { return false }
+    func nanos(_ seconds: Double) -> Int64 {
+      seconds.isFinite && seconds > 0 ? Int64(min(seconds, 1e9) * 1e9) : 0
+    }
+    var cleaned: [String: Int64] = [:]
+    for (name, seconds) in screens { cleaned[ScreenName.clean(name), default: 0] += nanos(seconds) }
+    let total = app.map(nanos) ?? cleaned.values.reduce(0, +)
+    return engine.importTotals(app: total, screens: cleaned, key: key)
+  }
+}

@@ -296,6 +296,25 @@ struct Accountant {
   /// Increases with every change; the engine journals when it moved.
   private(set) var revision: UInt64 = 0
 
+  /// Adds totals kept elsewhere (the app's own UserDefaults counters) to `day`, once per
+  /// `key`. Returns `false` if that key was imported before.
+  mutating func importTotals(app: Int64, screens: [String: Int64], on day: Day, key: String) -> Bool {
+    let marker = "import:" + key
+    guard listenerStates[marker] == nil else { return false }
+    if app > 0 {
+      self.app.add(app, on: day)
+      pending.add(app, day: day, screen: -1)
+    }
+    for (name, nanos) in screens.sorted(by: { $0.key < $1.key }) where nanos > 0 {
+      let index = intern(name)
+      self.screens[Int(index)].tally.add(nanos, on: day)
+      pending.add(nanos, day: day, screen: index)
+    }
+    if creditedDays.last != day { creditedDays.append(day) }
+    saveState("imported", for: marker)
+    return true
+  }
+
   /// The events since the previous call.
   mutating func takeEvents() -> [UsageEvent] {
     defer { events.removeAll(keepingCapacity: true) }

@@ -418,6 +418,21 @@ public final class Engine: Sendable {
   /// The rules in force.
   public var rules: [Rule] { state.withLock { $0.book.rules } }
 
+  /// Adds totals kept elsewhere to today, once per key (see `Tracker.importTotals`).
+  func importTotals(app: Int64, screens: [String: Int64], key: String) -> Bool {
+    process()
+    let imported = state.withLock { state -> Bool in
+      let cursor = state.accountant.cursor
+      let today = state.accountant.span(at: cursor).day
+      guard state.accountant.importTotals(app: app, screens: screens, on: today, key: key) else { return false }
+      let fresh = state.book.evaluate(at: cursor, &state.accountant)
+      for record in fresh { state.accountant.recordUnlock(record) }
+      return true
+    }
+    if imported { commitReportingErrors() }
+    return imported
+  }
+
   /// Whether the app is active now (as the engine has processed).
   var isActive: Bool { withState { accountant, _ in accountant.isActive } }
 
