@@ -14,6 +14,8 @@ let package = Package(
     .library(name: "Dwell", targets: ["Dwell"]),
     .library(name: "DwellTesting", targets: ["DwellTesting"]),
     .library(name: "DwellLua", targets: ["DwellLua"]),
+    .library(name: "DwellUIKit", targets: ["DwellUIKit"]),
+    .library(name: "DwellSwiftUI", targets: ["DwellSwiftUI"]),
     .executable(name: "dwell", targets: ["dwell"]),
   ],
   targets: [
@@ -26,7 +28,10 @@ let package = Package(
       pkgConfig: "lua5.4",
       providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
     ),
-    .target(name: "Dwell", dependencies: ["CSQLite"], swiftSettings: strict),
+    .target(
+      name: "Dwell", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
+    .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
+    .target(name: "DwellSwiftUI", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellLua", dependencies: ["Dwell", "CLua"], swiftSettings: strict),
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
