@@ -36,6 +36,9 @@ let package = Package(
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
+    .executableTarget(
+      name: "dwell-example-host", dependencies: ["Dwell", "DwellLua", "DwellTesting"], path: "examples/terminal-host",
+      exclude: ["rules"], swiftSettings: strict),
     .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

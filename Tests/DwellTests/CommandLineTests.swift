@@ -115,3 +115,41 @@ import Testing
     #expect(a.stdout.contains("App time"))
   }
 }
+
+/// The Linux host in examples/ embeds Dwell through the public API; CI builds and runs it.
+@Suite struct ExampleHostTests {
+  static func host(_ arguments: [String], input: String = "") throws -> CommandLineTests.Run {
+    let process = Process()
+    process.executableURL = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent(
+      "dwell-example-host")
+    process.arguments = arguments
+    let stdin = Pipe()
+    let out = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = out
+    process.standardError = Pipe()
+    try process.run()
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try stdin.fileHandleForWriting.close()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return .init(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+  }
+
+  @Test func theSimulatedSessionUnlocksAndNotifies() throws {
+    let run = try Self.host(["--simulate"])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("★ unlocked bonus-level"))
+    #expect(run.stdout.contains("✉ Welcome back!"))
+    #expect(run.stdout.contains("Lessons today: 3 min of 10 min"))
+    #expect(run.stdout.contains("Lessons all time: 15 min in 2 visits"))
+  }
+
+  @Test func theInteractiveHostCountsRealTime() throws {
+    let run = try Self.host([], input: "Home\nLessons\nnowhere\nstatus\nquit\n")
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("Now on Lessons."))
+    #expect(run.stdout.contains("Unknown screen 'nowhere'."))
+    #expect(run.stdout.contains("· Bonus level: 0 min of 10 min in Lessons"))
+  }
+}

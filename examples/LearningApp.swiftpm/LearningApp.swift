@@ -1,0 +1,87 @@
+import Dwell
+import DwellLua
+import DwellSwiftUI
+import DwellUIKit
+import SwiftUI
+
+/// The app: Dwell is configured once, with the Lua rule pack from the bundle.
+@main
+struct LearningApp: App {
+  @State private var usage: UsageModel
+
+  init() {
+    var configuration = Tracker.Configuration()
+    if let path = Bundle.main.path(forResource: "rules", ofType: nil),
+      let pack = try? LuaRulePack(contentsOf: path)
+    {
+      configuration.rules = pack.rules
+      configuration.levels = pack.levels
+      configuration.listeners = [pack]
+    }
+    let tracker = Tracker.configureShared(configuration)
+    _usage = State(initialValue: UsageModel(tracker: tracker))
+  }
+
+  var body: some Scene {
+    WindowGroup {
+      RootView(usage: usage)
+        .trackAppLifecycle()
+    }
+  }
+}
+
+struct RootView: View {
+  let usage: UsageModel
+
+  var body: some View {
+    TabView {
+      NavigationStack {
+        LessonsList(usage: usage)
+      }
+      .tabItem { Label("Lessons", systemImage: "book") }
+      NavigationStack {
+        ProfileView(usage: usage)
+      }
+      .tabItem { Label("Profile", systemImage: "person") }
+    }
+  }
+}
+
+struct LessonsList: View {
+  let usage: UsageModel
+
+  var body: some View {
+    List {
+      Section("Today") {
+        DailyGoalView(goal: DailyGoal(.screen("Lessons"), .minutes(10)), usage: usage)
+      }
+      NavigationLink("Lesson 1 (UIKit)") { LessonScreen().trackScreen("Lesson") }
+      UnlockGate("bonus-level", usage: usage) {
+        NavigationLink("Bonus level") { Text("You made it!").trackScreen("Bonus") }
+      } locked: { progress in
+        VStack(alignment: .leading) {
+          Text("Bonus level (locked)")
+          ProgressView(value: progress.fraction) { Text(progress.remaining).font(.caption) }
+        }
+      }
+    }
+    .navigationTitle("Lessons")
+    .trackScreen("Lessons")
+  }
+}
+
+struct ProfileView: View {
+  let usage: UsageModel
+
+  var body: some View {
+    List {
+      LabeledContent("Points", value: "\(usage.points)")
+      LabeledContent("Streak", value: "\(usage.currentStreak()) days")
+      LabeledContent("Time in Lessons", value: "\(Int(usage.time(.screen("Lessons")).seconds / 60)) min")
+      if usage.isUnlocked("bookworm") { Label("Bookworm badge", systemImage: "rosette") }
+      if let note = usage.lastNotification { Text("\(note.title)") }
+    }
+    .navigationTitle("Profile")
+    .trackScreen("Profile")
+  }
+}
