@@ -5,7 +5,9 @@ enum SimDuration {
   static func parse(_ text: String) -> Duration? {
     let lower = text.lowercased()
     guard !lower.isEmpty else { return nil }
-    if let seconds = Double(lower), seconds >= 0, seconds.isFinite { return .milliseconds(Int64((seconds * 1000).rounded())) }
+    if let seconds = Double(lower), seconds >= 0, seconds.isFinite {
+      return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
     var total = 0.0
     var number = ""
     var sawUnit = false

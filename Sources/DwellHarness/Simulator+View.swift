@@ -111,7 +111,8 @@ extension Simulator {
     }
     lines.append("  Not unlocked yet: \(progress.summary).")
     for part in progress.parts {
-      lines.append("  \(part.isUnlocked ? "✓" : "·") \(part.summary)\(part.remaining.isEmpty ? "" : " — \(part.remaining)")")
+      lines.append(
+        "  \(part.isUnlocked ? "✓" : "·") \(part.summary)\(part.remaining.isEmpty ? "" : " — \(part.remaining)")")
     }
     if !progress.remaining.isEmpty { lines.append("  Still needed: \(progress.remaining).") }
     if case .check = rule.condition {

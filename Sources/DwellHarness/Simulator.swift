@@ -128,7 +128,8 @@ public final class Simulator: @unchecked Sendable {
   private func start() {
     let rules = source?.rules.count ?? 0
     note(
-      options.rulesPath.map { "Rules: \($0) (\(rules) rule\(rules == 1 ? "" : "s"))" } ?? "No rules loaded (--rules PATH)",
+      options.rulesPath.map { "Rules: \($0) (\(rules) rule\(rules == 1 ? "" : "s"))" }
+        ?? "No rules loaded (--rules PATH)",
       .info)
     _ = try? launch()
     record(.active)
@@ -309,7 +310,9 @@ public final class Simulator: @unchecked Sendable {
     if watcher == nil { reloadIfChanged(force: false) }
     do {
       let output = try perform(verb, rest, line: line)
-      if recordHistory, !["status", "rules", "explain", "help", "undo", "reset", "record", "reload", "log", "?"].contains(verb) {
+      if recordHistory,
+        !["status", "rules", "explain", "help", "undo", "reset", "record", "reload", "log", "?"].contains(verb)
+      {
         history.append(line)
       }
       return output
@@ -447,7 +450,9 @@ public final class Simulator: @unchecked Sendable {
       note("Skipped \(count) day\(count == 1 ? "" : "s") with the app closed; relaunched", .event)
     case "clock":
       try requireRunning()
-      guard let text = args.first else { throw SimError("clock takes an offset (clock +2h, clock -3d) or 'set YYYY-MM-DD HH:MM'") }
+      guard let text = args.first else {
+        throw SimError("clock takes an offset (clock +2h, clock -3d) or 'set YYYY-MM-DD HH:MM'")
+      }
       var target: WallInstant
       if text == "set", args.count >= 2 {
         var calendar = Calendar(identifier: .gregorian)
@@ -457,7 +462,8 @@ public final class Simulator: @unchecked Sendable {
         let parts = day.components
         guard
           let date = calendar.date(
-            from: DateComponents(year: parts.year, month: parts.month, day: parts.day, hour: time.hour, minute: time.minute))
+            from: DateComponents(
+              year: parts.year, month: parts.month, day: parts.day, hour: time.hour, minute: time.minute))
         else { throw SimError("that date does not exist") }
         target = WallInstant(date)
       } else {
@@ -550,7 +556,8 @@ public final class Simulator: @unchecked Sendable {
 
   private func timeOfDay(_ text: String) throws -> (hour: Int, minute: Int) {
     let parts = text.split(separator: ":")
-    guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+    guard parts.count == 2, let h = Int(parts[0]), let m = Int(parts[1]), (0..<24).contains(h), (0..<60).contains(m)
+    else {
       throw SimError("a time of day is HH:MM, such as 23:30")
     }
     return (h, m)

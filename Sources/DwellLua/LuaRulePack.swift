@@ -195,7 +195,8 @@ public final class LuaRulePack: UsageListener {
       let colon = message.firstIndex(of: ":")
     {
       let rest = message[message.index(after: colon)...].drop(while: \.isNumber).dropFirst()
-      message = "\(message[..<colon]):\(line): a bracket opened here is never closed (\(rest.trimmingCharacters(in: .whitespaces)))"
+      message =
+        "\(message[..<colon]):\(line): a bracket opened here is never closed (\(rest.trimmingCharacters(in: .whitespaces)))"
     }
     let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
     if parts.count == 3, let line = Int(parts[1]) {
@@ -326,7 +327,8 @@ public final class LuaRulePack: UsageListener {
     let hasCheck = !(dwell_lua_isnil(L, -1) != 0)
     guard hasWhen != hasCheck else {
       dwell_lua_pop(L, 2)
-      return .failure(Failure(hasWhen ? "a rule has either 'when' or 'check', not both" : "a rule needs 'when' or 'check'"))
+      return .failure(
+        Failure(hasWhen ? "a rule has either 'when' or 'check', not both" : "a rule needs 'when' or 'check'"))
     }
     if hasCheck {
       guard dwell_lua_isfunction(L, -1) != 0 else {

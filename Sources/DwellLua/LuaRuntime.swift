@@ -151,7 +151,9 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  func setHost(_ name: String, function: @escaping @Sendable ([JSONValue]) -> JSONValue, trampoline: dwell_lua_host_function) {
+  func setHost(
+    _ name: String, function: @escaping @Sendable ([JSONValue]) -> JSONValue, trampoline: dwell_lua_host_function
+  ) {
     box.withLock { box in
       let L = box.state.L
       box.state.hostFunctions[name] = function

@@ -1,5 +1,5 @@
-public import Dwell
 internal import Dispatch
+public import Dwell
 internal import Foundation
 internal import Synchronization
 

@@ -54,9 +54,10 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
   public func advance(to instant: MonotonicInstant) {
     while true {
       let due = state.withLock { state -> Timer? in
-        guard let index = state.timers.indices.min(by: { a, b in
-          (state.timers[a].at, state.timers[a].id) < (state.timers[b].at, state.timers[b].id)
-        }), state.timers[index].at <= instant.nanoseconds
+        guard
+          let index = state.timers.indices.min(by: { a, b in
+            (state.timers[a].at, state.timers[a].id) < (state.timers[b].at, state.timers[b].id)
+          }), state.timers[index].at <= instant.nanoseconds
         else { return nil }
         let timer = state.timers.remove(at: index)
         state.now = max(state.now, timer.at)

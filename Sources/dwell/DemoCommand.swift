@@ -55,7 +55,9 @@ enum DemoCommand {
     let report = try Replayer(storePath: store, configuration: configuration).run(events)
     print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
     print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")
-    print(ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
+    print(
+      ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds)
+    )
     if let directory { print("\nStore and trace written to \(directory)") }
   }
 }

@@ -63,7 +63,8 @@ enum ReplayCommand {
       print(report.json(includeUnlocks: args.value("rules") != nil))
     } else {
       print(
-        ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
+        ReportText.render(
+          report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
     }
   }
 }

@@ -41,10 +41,14 @@ enum SimCommand {
     let args = try Arguments(
       raw, valued: ["rules", "store", "start", "tz", "idle-timeout", "session-timeout", "script"], boolean: ["help"])
     if args.flag("help") { return print(help) }
-    guard args.positionals.isEmpty else { throw UsageError("sim takes no positional arguments; run 'dwell sim --help'") }
+    guard args.positionals.isEmpty else {
+      throw UsageError("sim takes no positional arguments; run 'dwell sim --help'")
+    }
     var zone = TimeZone.current
     if let name = args.value("tz") {
-      guard let parsed = TimeZone(identifier: name) else { throw UsageError("--tz takes an IANA time zone, not '\(name)'") }
+      guard let parsed = TimeZone(identifier: name) else {
+        throw UsageError("--tz takes an IANA time zone, not '\(name)'")
+      }
       zone = parsed
     }
     var options = Simulator.Options(timeZone: zone)
@@ -65,7 +69,9 @@ enum SimCommand {
       throw Failure("\(error)")
     }
     if let script = args.value("script") {
-      let text = script == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try Files.read(script)
+      let text =
+        script == "-"
+        ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try Files.read(script)
       runLines(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), simulator)
     } else if isatty(0) == 1 && isatty(1) == 1 {
       interactive(simulator)
@@ -127,7 +133,9 @@ enum SimCommand {
     let output = FileHandle.standardOutput
     let draw: @Sendable (String) -> Void = { answer in
       let (width, height) = size()
-      var screen = "\u{1B}[H\u{1B}[2J" + simulator.render(width: width, height: height - 1 - answer.split(separator: "\n").count, color: color)
+      var screen =
+        "\u{1B}[H\u{1B}[2J"
+        + simulator.render(width: width, height: height - 1 - answer.split(separator: "\n").count, color: color)
       if !answer.isEmpty { screen += "\n" + answer }
       screen += "\n> "
       output.write(Data(screen.utf8))

@@ -1,8 +1,9 @@
-@testable import Dwell
 import DwellLua
 import DwellTesting
 import Foundation
 import Testing
+
+@testable import Dwell
 
 @Suite struct GamificationTests {
   static let pack = """

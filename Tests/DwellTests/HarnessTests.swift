@@ -18,7 +18,8 @@ import Testing
   func logText(_ sim: Simulator) -> String { sim.log(since: 0).lines.joined(separator: "\n") }
 
   @Test func theDesignersLoop() throws {
-    let (dir, path) = try makeRules(#"unlock "bonus" { title = "Bonus level", when = { screen = "Lessons", seconds = minutes(30) } }"#)
+    let (dir, path) = try makeRules(
+      #"unlock "bonus" { title = "Bonus level", when = { screen = "Lessons", seconds = minutes(30) } }"#)
     let sim = try Simulator(options: .init(rulesPath: dir.directory, start: Self.start, timeZone: Self.berlin))
     sim.execute("open Lessons")
     sim.execute("wait 20m")
@@ -28,9 +29,9 @@ import Testing
 
     // Edit the threshold of a second rule: re-evaluated at the next command.
     try #"""
-      unlock "bonus" { title = "Bonus level", when = { screen = "Lessons", seconds = minutes(30) } }
-      unlock "quick" { when = { screen = "Lessons", seconds = minutes(5) } }
-      """#.write(toFile: path, atomically: true, encoding: .utf8)
+    unlock "bonus" { title = "Bonus level", when = { screen = "Lessons", seconds = minutes(30) } }
+    unlock "quick" { when = { screen = "Lessons", seconds = minutes(5) } }
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
     sim.execute("touch")
     #expect(logText(sim).contains("Rules reloaded: 2 rules"))
     #expect(sim.execute("rules").contains("✓ quick"))
@@ -44,9 +45,10 @@ import Testing
 
   @Test func screensFollowNavigationSheetsAndTabs() throws {
     let sim = try Simulator(options: .init(start: Self.start, timeZone: Self.berlin))
-    for command in ["tab Home", "wait 10s", "open Lessons", "wait 20s", "sheet Paywall", "wait 5s", "dismiss",
-      "back", "wait 1m", "tab Profile", "wait 3s"]
-    {
+    for command in [
+      "tab Home", "wait 10s", "open Lessons", "wait 20s", "sheet Paywall", "wait 5s", "dismiss",
+      "back", "wait 1m", "tab Profile", "wait 3s",
+    ] {
       sim.execute(command)
     }
     let status = sim.execute("status")
@@ -54,7 +56,8 @@ import Testing
     let recorded = TemporaryStore()
     let tracePath = recorded.directory + "/session.jsonl"
     sim.execute("record \(tracePath)")
-    let report = try replay(try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map(String.init))
+    let report = try replay(
+      try String(contentsOfFile: tracePath, encoding: .utf8).split(separator: "\n").map(String.init))
     #expect(seconds(report.screens["Home"]!.time) == 70)
     #expect(report.screens["Home"]!.visits == 2)
     #expect(seconds(report.screens["Lessons"]!.time) == 25)
@@ -65,10 +68,11 @@ import Testing
 
   @Test func aRecordedSessionReplaysToTheSameTotals() throws {
     let sim = try Simulator(options: .init(start: Self.start, timeZone: Self.berlin))
-    for command in ["open Lessons", "wait 10m", "background", "wait 2h", "foreground", "wait 5m", "crash", "wait 1m",
+    for command in [
+      "open Lessons", "wait 10m", "background", "wait 2h", "foreground", "wait 5m", "crash", "wait 1m",
       "launch", "active", "open Quiz", "wait 90s", "clock -3d", "wait 1m", "tz Asia/Tokyo", "next day 08:00",
-      "open Lessons", "wait 7m", "skip 2 days", "open Home", "wait 1m", "quit"]
-    {
+      "open Lessons", "wait 7m", "skip 2 days", "open Home", "wait 1m", "quit",
+    ] {
       sim.execute(command)
     }
     #expect(!logText(sim).contains("not running"))
@@ -94,7 +98,9 @@ import Testing
 
   @Test func mistakesAreExplainedNotFatal() throws {
     let sim = try Simulator(options: .init(start: Self.start, timeZone: Self.berlin))
-    for command in ["frobnicate", "wait forever", "open", "back", "tz Mars/Base", "skip -1 days", "wait until 25:00", "launch"] {
+    for command in [
+      "frobnicate", "wait forever", "open", "back", "tz Mars/Base", "skip -1 days", "wait until 25:00", "launch",
+    ] {
       sim.execute(command)
     }
     let log = logText(sim)
@@ -107,7 +113,8 @@ import Testing
 
   @Test func theViewFitsATerminal() throws {
     let (dir, _) = try makeRules(
-      (1...40).map { #"unlock "rule-\#($0)" { when = { screen = "S", seconds = \#($0 * 60) } }"# }.joined(separator: "\n"))
+      (1...40).map { #"unlock "rule-\#($0)" { when = { screen = "S", seconds = \#($0 * 60) } }"# }.joined(
+        separator: "\n"))
     let sim = try Simulator(options: .init(rulesPath: dir.directory, start: Self.start, timeZone: Self.berlin))
     for i in 0..<30 { sim.execute("open Screen-with-a-rather-long-name-\(i)") }
     let view = sim.render(width: 80, height: 24, color: false)
@@ -140,7 +147,8 @@ import Testing
     }
     let dir = TemporaryStore()
     let rules = try CommandLineTests.write(
-      #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } }"#, to: dir, name: "r.lua")
+      #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } }"#, to: dir,
+      name: "r.lua")
     let session = "dwell-test-\(UUID().uuidString.prefix(8))"
     func tmux(_ args: [String]) throws -> String {
       let process = Process()
@@ -176,7 +184,8 @@ import Testing
     #expect(shown.contains("✓ bonus"))
     #expect(shown.contains("09:30:00"))
     // Edit the rules in "another terminal": the view updates on its own.
-    try #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } } unlock "later" { when = { appSeconds = hours(2) } }"#
+    try
+      #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } } unlock "later" { when = { appSeconds = hours(2) } }"#
       .write(toFile: rules, atomically: true, encoding: .utf8)
     let reloaded = try screen(waitingFor: "Rules reloaded")
     #expect(reloaded.contains("later"))

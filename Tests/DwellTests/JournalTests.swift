@@ -1,7 +1,8 @@
-@testable import Dwell
 import DwellTesting
 import Foundation
 import Testing
+
+@testable import Dwell
 
 @Suite struct JournalTests {
   private func batch(app nanos: Int64, screen: String = "Lessons", boot: String = "manual-boot") -> CheckpointBatch {
@@ -22,7 +23,8 @@ import Testing
     original.sessions = 2
     original.lastStop = StopMark(mono: 9, boot: "b", wall: WallInstant(nanosecondsSince1970: 77))
     original.unlocks = [
-      UnlockRecord(rule: "r", mono: MonotonicInstant(nanoseconds: 5), boot: "b", wall: WallInstant(nanosecondsSince1970: 6))
+      UnlockRecord(
+        rule: "r", mono: MonotonicInstant(nanoseconds: 5), boot: "b", wall: WallInstant(nanosecondsSince1970: 6))
     ]
     original.closedVisits = original.openVisits
     let decoded = CheckpointBatch(decoding: original.encoded()[...])

@@ -4,9 +4,10 @@ import Testing
 
 /// The UIKit integration's decisions, driven by scripted hierarchies on Linux.
 @Suite struct ScreenHierarchyTests {
-  func vc(_ name: String, _ kind: ControllerDescription.Kind = .content, parent: ControllerDescription.Kind? = nil,
-    custom: String? = nil, optIn: Bool? = nil) -> ControllerDescription
-  {
+  func vc(
+    _ name: String, _ kind: ControllerDescription.Kind = .content, parent: ControllerDescription.Kind? = nil,
+    custom: String? = nil, optIn: Bool? = nil
+  ) -> ControllerDescription {
     ControllerDescription(
       id: ScreenInstance(name), className: "MyApp.\(name)", kind: kind, parentKind: parent, customName: custom,
       optIn: optIn)
@@ -26,8 +27,11 @@ import Testing
   @Test func containersSystemControllersAndChildrenFollowThePolicy() {
     var policy = ScreenPolicy()
     #expect(policy.screenName(for: vc("UINavigationController", .container)) == nil)
-    #expect(policy.screenName(for: ControllerDescription(id: ScreenInstance("a"), className: "UIAlertController")) == nil)
-    #expect(policy.screenName(for: ControllerDescription(id: ScreenInstance("k"), className: "_UIRemoteViewController")) == nil)
+    #expect(
+      policy.screenName(for: ControllerDescription(id: ScreenInstance("a"), className: "UIAlertController")) == nil)
+    #expect(
+      policy.screenName(for: ControllerDescription(id: ScreenInstance("k"), className: "_UIRemoteViewController"))
+        == nil)
     #expect(policy.screenName(for: vc("Lessons", parent: .container)) == "Lessons")
     #expect(policy.screenName(for: vc("Header", parent: .content)) == nil)
     #expect(policy.screenName(for: vc("Header", parent: .content, optIn: true)) == "Header")

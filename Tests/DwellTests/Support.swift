@@ -42,9 +42,11 @@ final class Rig {
 }
 
 func parseWall(_ text: String) -> WallInstant {
-  guard case .launch(let wall?, _) = try? TraceParser.parseLine(
-    #"{"t":0,"event":"launch","wall":"\#(text)","tz":"UTC"}"#, number: 1, isFirst: true
-  ).kind else { fatalError("bad wall \(text)") }
+  guard
+    case .launch(let wall?, _) = try? TraceParser.parseLine(
+      #"{"t":0,"event":"launch","wall":"\#(text)","tz":"UTC"}"#, number: 1, isFirst: true
+    ).kind
+  else { fatalError("bad wall \(text)") }
   return wall
 }
 

@@ -12,9 +12,24 @@ import Testing
     ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, "", #"{"t":2,"#], 3),
     ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"Mars/Base"}"#], 1),
     ([#"{"t":0,"event":"launch","wall":"2026-02-30T00:00:00Z","tz":"UTC"}"#], 1),
-    ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":1,"event":"crash"}"#, #"{"t":2,"event":"active"}"#], 3),
-    ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":1,"event":"appear","screen":"","id":"x"}"#], 2),
-    ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":1,"event":"appear","screen":"A","id":7}"#], 2),
+    (
+      [
+        #"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":1,"event":"crash"}"#,
+        #"{"t":2,"event":"active"}"#,
+      ], 3
+    ),
+    (
+      [
+        #"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#,
+        #"{"t":1,"event":"appear","screen":"","id":"x"}"#,
+      ], 2
+    ),
+    (
+      [
+        #"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#,
+        #"{"t":1,"event":"appear","screen":"A","id":7}"#,
+      ], 2
+    ),
     ([#"{"t":5,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":4,"event":"active"}"#], 2),
   ])
   func invalidTracesNameTheLine(lines: [String], line: Int) {

@@ -37,7 +37,9 @@ let goal = DailyGoal(.screen("Lessons"), .minutes(10))
 
 func printUnlocks(_ tracker: Tracker) {
   for (rule, progress) in tracker.progress() {
-    print("  \(progress.isUnlocked ? "✓" : "·") \(rule.title ?? rule.id): \(progress.isUnlocked ? "unlocked" : progress.summary)")
+    print(
+      "  \(progress.isUnlocked ? "✓" : "·") \(rule.title ?? rule.id): \(progress.isUnlocked ? "unlocked" : progress.summary)"
+    )
   }
 }
 
@@ -53,7 +55,9 @@ if simulate {
   sim.nextDay()
   sim.use("Lessons", for: .minutes(3))
   print("Lessons today: \(tracker.progress(of: goal).summary)")
-  print("Lessons all time: \(Int(tracker.time(.screen("Lessons")).seconds / 60)) min in \(tracker.visits("Lessons")) visits")
+  print(
+    "Lessons all time: \(Int(tracker.time(.screen("Lessons")).seconds / 60)) min in \(tracker.visits("Lessons")) visits"
+  )
   print("Streak: \(tracker.currentStreak()) days, points: \(tracker.points)")
   printUnlocks(tracker)
   tracker.engine?.terminate()
@@ -70,7 +74,9 @@ print("Screens: \(screens.joined(separator: ", ")). Type a screen name to open i
 while let line = readLine()?.trimmingCharacters(in: .whitespaces) {
   if line == "quit" { break }
   if line == "status" {
-    print("Today in the app: \(Int(tracker.time(.app, in: .today).seconds)) s; Lessons goal: \(tracker.progress(of: goal).summary)")
+    print(
+      "Today in the app: \(Int(tracker.time(.app, in: .today).seconds)) s; Lessons goal: \(tracker.progress(of: goal).summary)"
+    )
     printUnlocks(tracker)
     continue
   }

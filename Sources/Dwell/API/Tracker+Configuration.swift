@@ -96,7 +96,7 @@ extension Tracker {
 
 /// A problem Dwell met and handled; the app keeps running and counting.
 ///
-/// Delivered through ``Tracker/problems`` and ``Tracker/onProblem(_:)``.
+/// Delivered through ``Tracker/problems()`` and ``Tracker/onProblem(_:)``.
 public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable {
   /// The store could not be opened or written; Dwell counts in memory.
   case storeUnavailable(String)

@@ -111,7 +111,10 @@ extension Tracker {
   /// await tracker.ready()
   /// tracker.importTotals(screens: old, key: "userdefaults-v1")
   /// ```
-  /// - Parameter app: the app's total, if it was kept; otherwise the sum of the screens.
+  /// - Parameters:
+  ///   - screens: seconds per screen name.
+  ///   - app: the app's total, if it was kept; otherwise the sum of the screens.
+  ///   - key: names this import; a key is imported once.
   @discardableResult
   public func importTotals(screens: [String: Double], app: Double? = nil, key: String) -> Bool {
     guard let engine else { return false }

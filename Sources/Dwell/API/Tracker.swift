@@ -148,7 +148,8 @@ public final class Tracker: Sendable {
       self?.streams.withLock { streams in for continuation in streams.unlocks.values { continuation.yield(record) } }
     }
     engine.onNotification { [weak self] note in
-      self?.streams.withLock { streams in for continuation in streams.notifications.values { continuation.yield(note) } }
+      self?.streams.withLock { streams in for continuation in streams.notifications.values { continuation.yield(note) }
+      }
     }
     engine.onError { [weak self] error in self?.report(.commitFailed("\(error)")) }
     return engine

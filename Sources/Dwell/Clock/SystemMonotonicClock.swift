@@ -1,3 +1,5 @@
+internal import Foundation
+
 #if canImport(Darwin)
   internal import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@
 #elseif canImport(Musl)
   internal import Musl
 #endif
-internal import Foundation
 
 /// The production monotonic clock: time since boot, including time asleep.
 ///

@@ -89,7 +89,9 @@ extension Engine {
   }
 
   /// Days on which `subject` reached `minimumPerDay` (any time above zero by default).
-  public func activeDays(_ subject: Subject = .app, minimumPerDay: Duration = .zero, in period: Period = .allTime) -> Int {
+  public func activeDays(_ subject: Subject = .app, minimumPerDay: Duration = .zero, in period: Period = .allTime)
+    -> Int
+  {
     qualifyingDays(subject, minimumPerDay).filter { period.contains($0, today: today) }.count
   }
 

@@ -48,7 +48,8 @@ extension RuleBook {
         isUnlocked: have >= need, parts: [])
     }
     func singular(_ noun: String) -> String {
-      for (plural, one) in [("visits", "visit"), ("sessions", "session"), ("days", "day")] where noun.hasPrefix(plural) {
+      for (plural, one) in [("visits", "visit"), ("sessions", "session"), ("days", "day")] where noun.hasPrefix(plural)
+      {
         return one + noun.dropFirst(plural.count)
       }
       return noun

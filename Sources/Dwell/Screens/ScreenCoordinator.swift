@@ -87,7 +87,8 @@ public final class SceneCoordinator {
     let combined: SceneState =
       states.contains(.foregroundActive)
       ? .foregroundActive
-      : states.contains(.foregroundInactive) ? .foregroundInactive : states.contains(.background) ? .background : .unattached
+      : states.contains(.foregroundInactive)
+        ? .foregroundInactive : states.contains(.background) ? .background : .unattached
     transition(to: combined)
   }
 

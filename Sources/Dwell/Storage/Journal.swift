@@ -1,3 +1,6 @@
+internal import Foundation
+internal import Synchronization
+
 #if canImport(Darwin)
   internal import Darwin
 #elseif canImport(Glibc)
@@ -5,8 +8,6 @@
 #elseif canImport(Musl)
   internal import Musl
 #endif
-internal import Foundation
-internal import Synchronization
 
 /// The crash journal of one running engine: a small file beside the store holding every
 /// change since the last fold into SQLite, rewritten whole at each checkpoint.
@@ -37,7 +38,8 @@ final class Journal {
     path = Self.prefix(storePath) + owner
     descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      throw DatabaseError(code: errno, message: "cannot create the journal: \(String(cString: strerror(errno)))", sql: nil)
+      throw DatabaseError(
+        code: errno, message: "cannot create the journal: \(String(cString: strerror(errno)))", sql: nil)
     }
     Self.live.withLock { _ = $0.insert(owner) }
   }

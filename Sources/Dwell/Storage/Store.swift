@@ -1,6 +1,7 @@
 internal import CSQLite
 internal import Dispatch
 internal import Foundation
+
 #if canImport(Darwin)
   internal import Darwin
 #elseif canImport(Glibc)
@@ -17,7 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
   public var description: String {
     switch self {
     case .newerSchema(let migration):
-      return "the store was written by a newer version of Dwell (it has migration '\(migration)'); it was left untouched"
+      return
+        "the store was written by a newer version of Dwell (it has migration '\(migration)'); it was left untouched"
     case .database(let error): return error.description
     }
   }

@@ -58,8 +58,14 @@ public final class Engine: Sendable {
   /// Launches an engine on `store`: loads what was committed (recovering from a crash if
   /// the last run did not end cleanly) and starts counting.
   ///
-  /// - Parameter launchedAt: when the process started, if before now (the store was opened
-  ///   in the background); events recorded meanwhile are fed with ``record(_:at:)``.
+  /// - Parameters:
+  ///   - store: the store to load from and commit to.
+  ///   - configuration: timeouts, checkpoint interval, rules, levels, listeners.
+  ///   - clock: the monotonic clock for durations.
+  ///   - wallClock: the wall clock and time zone, which only name days.
+  ///   - scheduler: where timers and background work run (a serial queue by default).
+  ///   - launchedAt: when the process started, if before now (the store was opened in the
+  ///     background); events recorded meanwhile are fed with ``record(_:at:)``.
   /// - Throws: ``StoreError`` when the store cannot be read; ``RuleError`` for invalid rules.
   public init(
     store: Store, configuration: Configuration = Configuration(),
