@@ -45,10 +45,7 @@ extension Simulator {
     let levels = source?.pack?.levels ?? []
     if report.points > 0 || !levels.isEmpty {
       var points = "Points \(report.points)"
-      if let reached = Level.reached(report.points, in: levels) {
-        points += " · level \(reached.level.name)"
-        if let next = reached.next { points += " (\(next.points - report.points) to \(next.name))" }
-      }
+      if let level = Level.summary(report.points, in: levels) { points += " · level \(level)" }
       lines.append(points)
     }
     let top = report.screens.sorted { $0.value.time > $1.value.time }.prefix(5)

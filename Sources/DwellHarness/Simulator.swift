@@ -340,19 +340,11 @@ public final class Simulator: @unchecked Sendable {
       if appState == .active { record(.inactive) }
       if appState != .background { record(.background) }
       engine?.terminate()
-      trace.append(TraceEvent(line: trace.count + 1, t: clock.now(), kind: .terminate))
-      engine = nil
-      appState = .notRunning
-      stack = []
-      note("App quit", .event)
+      endProcess(.terminate, "App quit")
     case "crash":
       try requireRunning()
       engine?.abandon()
-      trace.append(TraceEvent(line: trace.count + 1, t: clock.now(), kind: .crash))
-      engine = nil
-      appState = .notRunning
-      stack = []
-      note("App crashed (kill -9): what was not checkpointed is lost", .event)
+      endProcess(.crash, "App crashed (kill -9): what was not checkpointed is lost")
     case "active":
       try requireRunning()
       record(.active)
@@ -519,6 +511,15 @@ public final class Simulator: @unchecked Sendable {
       throw SimError("unknown command '\(verb)'; type 'help'")
     }
     return ""
+  }
+
+  /// The process is gone (quit or crash): record it and forget the engine and its screens.
+  private func endProcess(_ kind: TraceEvent.Kind, _ message: String) {
+    trace.append(TraceEvent(line: trace.count + 1, t: clock.now(), kind: kind))
+    engine = nil
+    appState = .notRunning
+    stack = []
+    note(message, .event)
   }
 
   private func rebuild(_ commands: [String]) {

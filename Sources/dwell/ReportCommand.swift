@@ -50,10 +50,7 @@ enum ReportText {
     )
     if report.points > 0 || !levels.isEmpty {
       var text = "Points \(report.points)"
-      if let reached = Level.reached(report.points, in: levels) {
-        text += " · level \(reached.level.name)"
-        if let next = reached.next { text += " (\(next.points - report.points) to \(next.name))" }
-      }
+      if let level = Level.summary(report.points, in: levels) { text += " · level \(level)" }
       lines.append(text)
     }
     lines.append("")

@@ -44,12 +44,17 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
     }
   }
 
-  private static func dayQualifier(_ minimum: Duration?, _ screen: String?) -> String {
+  /// " with at least 2 min in Lessons": what makes a day count, in words.
+  static func dayQualifier(
+    _ minimum: Duration?, _ screen: String?, atLeast: String = "at least ", none: String = " of use"
+  )
+    -> String
+  {
     switch (minimum, screen) {
-    case (nil, nil): return " of use"
+    case (nil, nil): return none
     case (nil, let s?): return " with time in \(s)"
-    case (let m?, nil): return " with at least \(words(m))"
-    case (let m?, let s?): return " with at least \(words(m)) in \(s)"
+    case (let m?, nil): return " with \(atLeast)\(words(m))"
+    case (let m?, let s?): return " with \(atLeast)\(words(m)) in \(s)"
     }
   }
 

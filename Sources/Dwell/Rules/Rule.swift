@@ -80,6 +80,13 @@ public struct Level: Sendable, Equatable {
     self.points = points
   }
 
+  /// "Scholar (100 to Master)": the level reached with `points` and what the next needs.
+  public static func summary(_ points: Int, in levels: [Level]) -> String? {
+    guard let reached = reached(points, in: levels) else { return nil }
+    guard let next = reached.next else { return reached.level.name }
+    return "\(reached.level.name) (\(next.points - points) to \(next.name))"
+  }
+
   /// The highest level reached with `points`, its index, and the next level if any.
   public static func reached(_ points: Int, in levels: [Level]) -> (index: Int, level: Level, next: Level?)? {
     let sorted = levels.sorted { $0.points < $1.points }

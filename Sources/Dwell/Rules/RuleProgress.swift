@@ -98,11 +98,6 @@ extension RuleBook {
   }
 
   private static func dayWords(_ minimum: Duration?, _ screen: String?) -> String {
-    switch (minimum, screen) {
-    case (nil, nil): return ""
-    case (nil, let s?): return " in \(s)"
-    case (let m?, nil): return " with \(Condition.words(m))"
-    case (let m?, let s?): return " with \(Condition.words(m)) in \(s)"
-    }
+    Condition.dayQualifier(minimum, screen, atLeast: "", none: "")
   }
 }
