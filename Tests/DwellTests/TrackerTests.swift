@@ -190,3 +190,34 @@ import Testing
     #expect(again.tracker.time(.screen("Lessons")) == .seconds(1800))
   }
 }
+
+@Suite struct StoreRetryTests {
+  @Test func countsMoveIntoTheStoreOnceItCanBeOpened() throws {
+    let dir = TemporaryStore()
+    let folder = dir.directory + "/not-yet"
+    var configuration = TrackerTests.configuration
+    configuration.storeLocation = .file(folder + "/usage.sqlite")
+    let sim = TrackerSimulation(configuration: configuration)
+    guard case .storeUnavailable? = sim.tracker.lastProblem else {
+      Issue.record("expected storeUnavailable, got \(String(describing: sim.tracker.lastProblem))")
+      return
+    }
+    sim.use("Quiz", for: .seconds(30))
+    let lessons = sim.open("Lessons")
+    sim.wait(.minutes(20))
+    #expect(!sim.tracker.retryStore())  // still missing
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    #expect(sim.tracker.retryStore())
+    sim.wait(.minutes(10))  // Lessons is still visible and counting
+    sim.close(lessons)
+    #expect(sim.tracker.time(.screen("Lessons")) == .minutes(30))
+    #expect(sim.tracker.visits("Lessons") == 1)
+    #expect(sim.tracker.sessions == 1)
+    #expect(sim.tracker.isUnlocked("bonus-level"))
+    sim.tracker.engine?.terminate()
+    let stored = try UsageReport(store: Store(path: folder + "/usage.sqlite", readOnly: true))
+    #expect(stored.app.time == .seconds(30 + 30 * 60))
+    #expect(stored.screens["Quiz"]?.visits == 1)
+    #expect(stored.unlocks["bonus-level"] != nil)
+  }
+}

@@ -22,6 +22,8 @@ public final class Tracker: Sendable {
   private let scheduler: (any EngineScheduler)?
   private let launchedAt: MonotonicInstant
   private let phase = Mutex<Phase>(.opening([]))
+  /// The store file that could not be opened, while Dwell counts in memory.
+  private let unavailablePath = Mutex<String?>(nil)
   private let streams = Mutex<Streams>(Streams())
 
   private enum Phase {
@@ -96,6 +98,52 @@ public final class Tracker: Sendable {
       return streams.readyWaiters
     }
     for waiter in waiters { waiter.resume() }
+    scheduleRetry()
+  }
+
+  // MARK: Retrying an unavailable store
+
+  private func scheduleRetry() {
+    guard unavailablePath.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 60) { [weak self] in
+      guard let self, !self.retryStore() else { return }
+      self.scheduleRetry()
+    }
+  }
+
+  /// While Dwell counts in memory because the store could not be opened (read-only, disk
+  /// full, missing folder), tries to open it again; on success everything counted in
+  /// memory moves into it and counting goes on there. Dwell retries every minute by
+  /// itself; call this after fixing the cause to retry now.
+  ///
+  /// - Returns: `true` when the store is in use (now or already), `false` if it still fails.
+  @discardableResult
+  public func retryStore() -> Bool {
+    guard let path = unavailablePath.withLock({ $0 }) else { return true }
+    guard let old = engine, let store = try? Store(path: path) else { return false }
+    // Buffer new events while the counts move.
+    phase.withLock { $0 = .opening([]) }
+    let fresh: Engine
+    do {
+      try old.commit()
+      let live = old.liveState()
+      try store.fold(try CheckpointBatch(moving: old.store), journal: nil, sequence: 0)
+      old.abandon()
+      fresh = try engine(on: store)
+      fresh.adopt(active: live.active, visible: live.visible)
+    } catch {
+      phase.withLock { $0 = .ready(old) }
+      report(.storeUnavailable("retry failed: \(error)"))
+      return false
+    }
+    let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
+      defer { phase = .ready(fresh) }
+      if case .opening(let events) = phase { return events }
+      return []
+    }
+    for (instant, event) in waiting { fresh.record(event, at: instant) }
+    unavailablePath.withLock { $0 = nil }
+    return true
   }
 
   /// Opens the configured store; on failure, moves a damaged file aside or falls back to
@@ -126,6 +174,7 @@ public final class Tracker: Sendable {
         }
       } catch {
         report(.storeUnavailable("\(error)"))
+        unavailablePath.withLock { $0 = path }
       }
     }
     do {

@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// A key of the per-day rollup: a day and a screen index (-1 for the whole app).
 struct DayKey: Hashable, Sendable {
   var day: Day
@@ -151,6 +153,25 @@ struct CheckpointBatch: Sendable, Equatable {
   }
 
   init(boot: String) { self.boot = boot }
+
+  /// Everything a store holds, as one batch to fold into another store.
+  init(moving store: Store) throws {
+    let usage = try store.load()
+    self.init(boot: usage.lastStop?.boot ?? "")
+    days = usage.app.days.map { Entry(day: $0.key, screen: nil, nanos: $0.value) }
+    for screen in usage.screens {
+      days += screen.tally.days.map { Entry(day: $0.key, screen: screen.name, nanos: $0.value) }
+      if screen.visits > 0 { visits.append(VisitCount(screen: screen.name, count: screen.visits)) }
+    }
+    closedVisits = try store.allVisits()
+    sessions = usage.sessions
+    lastStop = usage.lastStop
+    unlocks = usage.unlocks
+    if usage.points != 0 {
+      awards = [Award(source: "dwell", points: usage.points, reason: "counted in memory", wall: WallInstant(Date()))]
+    }
+    listenerStates = usage.listenerStates.map { ListenerState(source: $0.key, data: $0.value) }
+  }
 
   /// Decodes a journal record; `nil` if it is malformed.
   init?(decoding bytes: ArraySlice<UInt8>) {

@@ -315,6 +315,26 @@ struct Accountant {
     return true
   }
 
+  /// The visible instances and their names.
+  var visibleInstances: [(name: String, id: ScreenInstance)] {
+    visits.map { (screens[Int($0.screen)].name, $0.id) }
+  }
+
+  /// Takes over another engine's live state without counting sessions or visits.
+  mutating func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    if active, !isActive {
+      isActive = true
+      if let idleTimeout { idleDeadline = cursor &+ idleTimeout }
+    }
+    for (name, id) in visible where !visits.contains(where: { $0.id == id }) {
+      let index = intern(name)
+      screens[Int(index)].visible += 1
+      if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+      visits.append(VisitState(id: id, screen: index, started: wall(at: cursor), activeNanos: 0))
+    }
+    revision &+= 1
+  }
+
   /// The events since the previous call.
   mutating func takeEvents() -> [UsageEvent] {
     defer { events.removeAll(keepingCapacity: true) }

@@ -439,6 +439,21 @@ public final class Engine: Sendable {
     return imported
   }
 
+  /// What is going on now: whether the app is active and which instances are visible.
+  func liveState() -> (active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    withState { accountant, _ in (accountant.isActive, accountant.visibleInstances) }
+  }
+
+  /// Takes over what another engine had going (a store switch): active or not, and the
+  /// visible instances, without counting a new session or new visits.
+  func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    process()
+    state.withLock { state in
+      state.accountant.adopt(active: active, visible: visible)
+      scheduleTimers(&state)
+    }
+  }
+
   /// Whether the app is active now (as the engine has processed).
   var isActive: Bool { withState { accountant, _ in accountant.isActive } }
 
