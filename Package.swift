@@ -37,6 +37,8 @@ let package = Package(
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
     .executableTarget(
+      name: "dwell-bench", dependencies: ["Dwell", "DwellLua", "DwellTesting", "CSQLite"], swiftSettings: strict),
+    .executableTarget(
       name: "dwell-example-host", dependencies: ["Dwell", "DwellLua", "DwellTesting"], path: "examples/terminal-host",
       exclude: ["rules"], swiftSettings: strict),
     .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),

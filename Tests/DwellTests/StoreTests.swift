@@ -109,3 +109,18 @@ final class LockedBox<Value: Sendable>: @unchecked Sendable {
   var value: Value { lock.withLock { stored } }
   func update(_ body: (inout Value) -> Void) { lock.withLock { body(&stored) } }
 }
+
+@Suite struct StoreLockTests {
+  /// A statement left on a row kept a read transaction open and blocked WAL checkpoints
+  /// ("database table is locked"); every single-row read now resets its statement.
+  @Test func readsLeaveNoTransactionOpen() throws {
+    let dir = TemporaryStore()
+    let store = try Store(path: dir.path)
+    let rig = Rig()
+    _ = rig
+    _ = try store.summary()
+    #expect(try store.pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: 0)) == 0)
+    #expect(try store.integrityCheck() == ["ok"])
+    #expect(try store.erase().visits == 0)
+  }
+}

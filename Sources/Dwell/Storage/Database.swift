@@ -68,6 +68,8 @@ final class Database {
   /// The value of a single-value query, or `nil` when it returns no row.
   func scalar(_ sql: String) throws -> Int64? {
     let statement = try statement(sql)
+    // A statement left on a row keeps its read transaction open: reset it.
+    defer { statement.reset() }
     return try statement.step() ? statement.int(0) : nil
   }
 }

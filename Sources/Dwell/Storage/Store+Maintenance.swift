@@ -27,6 +27,7 @@ extension Store {
   public func summary() throws -> Summary {
     try write { database in
       let first = try database.statement("SELECT MIN(day), MAX(day) FROM day_totals")
+      defer { first.reset() }
       var range: ClosedRange<Day>?
       if try first.step(), let low = Day(first.text(0)), let high = Day(first.text(1)), low <= high {
         range = low...high

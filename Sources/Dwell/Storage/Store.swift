@@ -382,6 +382,7 @@ public final class Store: @unchecked Sendable {
     if let id = screenIDs[name] { return id }
     try database.statement("INSERT OR IGNORE INTO screens(name) VALUES(?)").bind(name).run()
     let select = try database.statement("SELECT id FROM screens WHERE name = ?")
+    defer { select.reset() }
     select.bind(name)
     guard try select.step() else {
       throw DatabaseError(code: 1, message: "screen row missing after insert", sql: nil)

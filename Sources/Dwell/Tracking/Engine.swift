@@ -21,6 +21,10 @@ public final class Engine: Sendable {
   public let store: Store
   private let clock: any MonotonicClock
   private let scheduler: any EngineScheduler
+  /// `scheduler.isSynchronous`, read once: the hot path avoids the existential call.
+  private let synchronous: Bool
+  /// The system clock, when that is the clock: the hot path reads it without an existential call.
+  private let systemClock: SystemMonotonicClock?
   private let buffer = EventBuffer()
   private let state: Mutex<State>
   private let committer: Mutex<Committer>
@@ -77,6 +81,8 @@ public final class Engine: Sendable {
     self.store = store
     self.clock = clock
     self.scheduler = scheduler ?? DispatchScheduler(clock: clock)
+    synchronous = self.scheduler.isSynchronous
+    systemClock = clock as? SystemMonotonicClock
     let restored: RestoredUsage
     do {
       try store.recoverJournals(currentBoot: clock.bootSession)
@@ -112,7 +118,7 @@ public final class Engine: Sendable {
   /// - Complexity: O(1), no I/O, no allocation in steady state.
   @inline(__always)
   public func record(_ event: LifecycleEvent) {
-    record(event, at: clock.now())
+    record(event, at: systemClock?.now() ?? clock.now())
   }
 
   /// Records an event that happened at `instant` (on this engine's clock), such as one
@@ -121,19 +127,19 @@ public final class Engine: Sendable {
     let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
     switch event {
     case .appear, .disappear, .interact:
-      if scheduler.isSynchronous {
+      if synchronous {
         process()
-      } else if waiting >= 512 {
+      } else if waiting >= 4096 {
         scheduler.perform { [weak self] in self?.process() }
       }
     case .background, .terminate:
-      if scheduler.isSynchronous {
+      if synchronous {
         commitReportingErrors()
       } else {
         scheduler.perform { [weak self] in self?.commitReportingErrors() }
       }
     case .active, .inactive, .foreground, .clockChanged:
-      if scheduler.isSynchronous {
+      if synchronous {
         process()
       } else {
         scheduler.perform { [weak self] in self?.process() }
@@ -151,6 +157,7 @@ public final class Engine: Sendable {
       guard !state.stopped else { return false }
       let notesBefore = state.notifications.count
       var events = state.spare
+      state.spare = []  // uniquely referenced, or the hot path would copy it on its next append
       buffer.drain(into: &events)
       var unlocked: [UnlockRecord] = []
       for item in events {

@@ -1,0 +1,61 @@
+internal import Foundation
+
+extension Store {
+  /// A visit for ``appendVisits(_:)``.
+  @_spi(Benchmarks)
+  public struct SyntheticVisit: Sendable {
+    public var screen: String
+    public var started: WallInstant
+    public var active: Duration
+    public var day: Day
+
+    public init(screen: String, started: WallInstant, active: Duration, day: Day) {
+      self.screen = screen
+      self.started = started
+      self.active = active
+      self.day = day
+    }
+  }
+
+  /// Folds closed visits (with their day totals and visit counts) in one transaction, the
+  /// way the engine's writer does. For benchmarks and load tests.
+  @_spi(Benchmarks)
+  public func appendVisits(_ visits: [SyntheticVisit]) throws {
+    var batch = CheckpointBatch(boot: "bench")
+    var days: [DayKey: Int64] = [:]
+    var names: [String: Int32] = [:]
+    var counts: [String: Int] = [:]
+    for visit in visits {
+      let index = names[visit.screen] ?? Int32(names.count)
+      names[visit.screen] = index
+      let nanos = visit.active.nanoseconds
+      days[DayKey(day: visit.day, screen: index), default: 0] += nanos
+      days[DayKey(day: visit.day, screen: -1), default: 0] += nanos
+      counts[visit.screen, default: 0] += 1
+      batch.closedVisits.append(
+        VisitRecord(
+          screen: visit.screen, started: visit.started,
+          ended: WallInstant(nanosecondsSince1970: visit.started.nanosecondsSince1970 + nanos), activeNanos: nanos))
+    }
+    let byIndex = Dictionary(uniqueKeysWithValues: names.map { ($0.value, $0.key) })
+    batch.days = days.map {
+      .init(day: $0.key.day, screen: $0.key.screen < 0 ? nil : byIndex[$0.key.screen], nanos: $0.value)
+    }
+    batch.visits = counts.map { .init(screen: $0.key, count: $0.value) }
+    do {
+      try fold(batch, journal: nil, sequence: 0)
+    } catch let error as DatabaseError {
+      throw StoreError.database(error)
+    }
+  }
+
+  /// The size of the store's files in bytes (database, WAL), after a checkpoint.
+  @_spi(Benchmarks)
+  public func sizeInBytes() throws -> Int {
+    try write { database in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+    let sizes = ["", "-wal"].map { suffix -> Int in
+      (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
+    }
+    return sizes.reduce(0, +)
+  }
+}
