@@ -290,6 +290,9 @@ struct Accountant {
     }
   }
 
+  /// Closed visits waiting to be folded.
+  var pendingVisitCount: Int { pending.closedVisits.count }
+
   /// Whether anything waits to be folded into the store.
   var hasPendingChanges: Bool { !pending.isEmpty }
 

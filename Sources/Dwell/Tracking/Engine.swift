@@ -153,6 +153,7 @@ public final class Engine: Sendable {
   /// exact instants. Called by timers and queries; safe from any thread.
   public func process() {
     let now = clock.now().nanoseconds
+    var mustFold = false
     let mustPersist = state.withLock { state -> Bool in
       guard !state.stopped else { return false }
       let notesBefore = state.notifications.count
@@ -173,10 +174,18 @@ public final class Engine: Sendable {
       catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
       for record in unlocked { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
+      // A flood of visits (thousands a second) is folded early, so memory stays bounded.
+      mustFold = state.accountant.pendingVisitCount >= 4096
       // Only what this call produced: a checkpoint calls process() itself.
       return !unlocked.isEmpty || state.notifications.count > notesBefore
     }
-    if mustPersist {
+    if mustFold {
+      if synchronous {
+        commitReportingErrors()
+      } else {
+        scheduler.perform { [weak self] in self?.commitReportingErrors() }
+      }
+    } else if mustPersist {
       // Persist (journal) before announcing.
       if scheduler.isSynchronous {
         checkpoint()
