@@ -20,6 +20,9 @@ let help = """
     report STORE     Print the report of an existing store
     demo             Simulate weeks of a sample learning app and print its report
     sim              Simulate sessions by hand while writing rules (the harness)
+    export STORE     Write every visit, day total and unlock as JSON or CSV
+    erase STORE      Remove all usage data from a store
+    check STORE      Integrity, schema, counts and date range of a store
 
   Run 'dwell <command> --help' for a command's options.
   Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -38,6 +41,9 @@ do {
   case "report": try ReportCommand.run(arguments)
   case "demo": try DemoCommand.run(arguments)
   case "sim": try SimCommand.run(arguments)
+  case "export": try StoreCommands.export(arguments)
+  case "erase": try StoreCommands.erase(arguments)
+  case "check": try StoreCommands.check(arguments)
   case "--version", "version": print(version)
   case "--help", "-h", "help": print(help)
   default: throw UsageError("unknown command '\(command)'; run 'dwell --help'")

@@ -90,3 +90,12 @@ struct Exporter {
     return lines.joined(separator: "\r\n") + "\r\n"
   }
 }
+
+extension Store {
+  /// Every visit, day total and unlock in this store, as JSON or CSV.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read.
+  public func export(_ format: ExportFormat) throws -> String {
+    try Exporter(store: self).render(format)
+  }
+}

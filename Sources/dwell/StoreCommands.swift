@@ -1,0 +1,106 @@
+internal import Dwell
+internal import Foundation
+
+/// `dwell export`, `dwell erase` and `dwell check`: a store pulled off a device.
+enum StoreCommands {
+  static let exportHelp = """
+    USAGE: dwell export STORE --format json|csv [--out FILE]
+
+    Writes every visit, day total and unlock. CSV is RFC 4180 (UTF-8, CRLF, quoted where
+    needed) with ISO 8601 times, one row per record and a 'kind' column.
+
+    EXAMPLE:
+      dwell export usage.sqlite --format csv --out usage.csv
+    """
+
+  static let eraseHelp = """
+    USAGE: dwell erase STORE
+
+    Removes all usage data from the store (totals, visits, unlocks, points, plugin state)
+    and says what it removed. The file stays, empty.
+    """
+
+  static let checkHelp = """
+    USAGE: dwell check STORE
+
+    Integrity check, schema version, counts, date range and size. Exit 0 when healthy,
+    1 with the reason when not.
+    """
+
+  static func open(_ path: String, readOnly: Bool) throws -> Store {
+    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    do {
+      return try Store(path: path, readOnly: readOnly)
+    } catch {
+      throw Failure("cannot read the store \(path): \(error)")
+    }
+  }
+
+  static func export(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: ["format", "out"], boolean: ["help"])
+    if args.flag("help") { return print(exportHelp) }
+    guard args.positionals.count == 1, let path = args.positionals.first else {
+      throw UsageError("export takes one store file; run 'dwell export --help'")
+    }
+    guard let format = ExportFormat(rawValue: args.value("format") ?? "") else {
+      throw UsageError("export needs --format json or --format csv")
+    }
+    let store = try open(path, readOnly: true)
+    let text: String
+    do {
+      text = try store.export(format)
+    } catch {
+      throw Failure("cannot export \(path): \(error)")
+    }
+    if let out = args.value("out") {
+      guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
+        throw Failure("cannot write \(out)")
+      }
+    } else {
+      FileHandle.standardOutput.write(Data(text.utf8))
+    }
+  }
+
+  static func erase(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: [], boolean: ["help"])
+    if args.flag("help") { return print(eraseHelp) }
+    guard args.positionals.count == 1, let path = args.positionals.first else {
+      throw UsageError("erase takes one store file; run 'dwell erase --help'")
+    }
+    let store = try open(path, readOnly: false)
+    do {
+      let removed = try store.erase()
+      print(
+        "Erased \(path): \(removed.visits) visits, \(removed.dayTotals) day totals, \(removed.screens) screens, \(removed.unlocks) unlocks."
+      )
+    } catch {
+      throw Failure("cannot erase \(path): \(error)")
+    }
+  }
+
+  static func check(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: [], boolean: ["help"])
+    if args.flag("help") { return print(checkHelp) }
+    guard args.positionals.count == 1, let path = args.positionals.first else {
+      throw UsageError("check takes one store file; run 'dwell check --help'")
+    }
+    let store = try open(path, readOnly: true)
+    let integrity: [String]
+    let summary: Store.Summary
+    do {
+      integrity = try store.integrityCheck()
+      summary = try store.summary()
+    } catch {
+      throw Failure("\(path) is damaged: \(error)")
+    }
+    let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    print("Store:     \(path) (\(size / 1024) KiB)")
+    print("Schema:    version \(Store.schemaVersion)")
+    print("Integrity: \(integrity.joined(separator: "; "))")
+    print(
+      "Contents:  \(summary.screens) screens, \(summary.visits) visits, \(summary.dayTotals) day totals, \(summary.unlocks) unlocks"
+    )
+    print("Days:      \(summary.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none")")
+    guard integrity == ["ok"] else { throw Failure("\(path) failed the integrity check") }
+  }
+}
