@@ -23,6 +23,7 @@ let help = """
     export STORE     Write every visit, day total and unlock as JSON or CSV
     erase STORE      Remove all usage data from a store
     check STORE      Integrity, schema, counts and date range of a store
+    rules check PATH Validate rules (JSON or Lua) and explain each in words
 
   Run 'dwell <command> --help' for a command's options.
   Exit codes: 0 ok, 1 failure, 2 usage error.
@@ -44,6 +45,7 @@ do {
   case "export": try StoreCommands.export(arguments)
   case "erase": try StoreCommands.erase(arguments)
   case "check": try StoreCommands.check(arguments)
+  case "rules": try RulesCommand.run(arguments)
   case "--version", "version": print(version)
   case "--help", "-h", "help": print(help)
   default: throw UsageError("unknown command '\(command)'; run 'dwell --help'")

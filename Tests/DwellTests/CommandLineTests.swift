@@ -180,3 +180,32 @@ import Testing
     #expect(try CommandLineTests.dwell(["check", junk]).status == 1)
   }
 }
+
+@Suite struct RulesCheckTests {
+  @Test func validRulesAreExplainedInWords() throws {
+    let dir = TemporaryStore()
+    let rules = try CommandLineTests.write(
+      #"[{"id":"bonus","when":{"screen":"Lessons","seconds":1800}},{"id":"s","when":{"streak":3}}]"#, to: dir,
+      name: "r.json")
+    let run = try CommandLineTests.dwell(["rules", "check", rules])
+    #expect(run.status == 0)
+    #expect(run.stdout.contains("bonus: unlocks after 30 min in Lessons"))
+    #expect(run.stdout.contains("s: unlocks after 3 days in a row of use"))
+  }
+
+  @Test func sandboxViolationsAndSyntaxErrorsFail() throws {
+    let dir = TemporaryStore()
+    let hostile = try CommandLineTests.write(
+      "unlock \"x\" { check = function(u) return os.time() > 0 end }\n-- io.open in a comment is fine\n", to: dir,
+      name: "x.lua")
+    let run = try CommandLineTests.dwell(["rules", "check", hostile])
+    #expect(run.status == 1)
+    #expect(run.stdout.contains("x.lua:1: uses 'os'"))
+    #expect(!run.stdout.contains("'io'"))
+    let broken = try CommandLineTests.write("unlock \"y\" {\n", to: dir, name: "y.lua")
+    let syntax = try CommandLineTests.dwell(["rules", "check", broken])
+    #expect(syntax.status == 1)
+    #expect(syntax.stderr.contains("y.lua:2: unexpected symbol near <eof>"))
+    #expect(try CommandLineTests.dwell(["rules"]).status == 2)
+  }
+}
