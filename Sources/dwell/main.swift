@@ -46,6 +46,8 @@ do {
   case "erase": try StoreCommands.erase(arguments)
   case "check": try StoreCommands.check(arguments)
   case "rules": try RulesCommand.run(arguments)
+  case "kill-soak": try KillSoakCommand.run(arguments)
+  case "kill-child": try KillSoakCommand.child(arguments)
   case "--version", "version": print(version)
   case "--help", "-h", "help": print(help)
   default: throw UsageError("unknown command '\(command)'; run 'dwell --help'")

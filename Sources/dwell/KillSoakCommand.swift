@@ -1,0 +1,117 @@
+internal import Dwell
+internal import DwellTesting
+internal import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+/// `dwell kill-soak`: runs the engine in a child process, recording in real time, and
+/// kills it with SIGKILL at random moments; after each kill the store must pass the
+/// integrity check, reopen, keep all but at most the checkpoint interval of app time, and
+/// hold every unlock the child announced.
+enum KillSoakCommand {
+  static let help = """
+    USAGE: dwell kill-soak [--trials N] [--seed N] [--checkpoint-interval S]
+
+    Kill -9 trials of the engine in a child process (see Reliability in the docs).
+    Prints one line per trial and a summary; exit 1 if any trial lost more than allowed.
+    """
+
+  static let rules = (1...40).map { Rule("t\($0)", when: .appTime(.milliseconds(Int64($0) * 150))) }
+
+  /// The child: records in real time until killed.
+  static func child(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: ["checkpoint-interval"], boolean: [])
+    guard let path = args.positionals.first else { throw UsageError("kill-child takes a store path") }
+    let interval = try args.seconds("checkpoint-interval") ?? .seconds(2)
+    let clock = SystemMonotonicClock()
+    let engine = try Engine(
+      store: Store(path: path), configuration: .init(checkpointInterval: interval, rules: rules), clock: clock)
+    engine.onUnlock { record in
+      FileHandle.standardOutput.write(Data("unlocked \(record.rule)\n".utf8))
+    }
+    engine.record(.active)
+    FileHandle.standardOutput.write(Data("active \(clock.now().nanoseconds)\n".utf8))
+    var flip = false
+    while true {
+      let id = ScreenInstance(number: flip ? 1 : 2)
+      engine.record(.appear(screen: flip ? "A" : "B", id: id))
+      engine.record(.disappear(id: ScreenInstance(number: flip ? 2 : 1)))
+      flip.toggle()
+      usleep(3_000)
+    }
+  }
+
+  static func run(_ raw: [String]) throws {
+    let args = try Arguments(raw, valued: ["trials", "seed", "checkpoint-interval"], boolean: ["help"])
+    if args.flag("help") { return print(help) }
+    let trials = try args.integer("trials", default: 20, range: 1...100_000)
+    let interval = try args.seconds("checkpoint-interval") ?? .milliseconds(250)
+    var rng = SeededGenerator(seed: UInt64(try args.integer("seed", default: 1, range: 0...Int.max)))
+    let clock = SystemMonotonicClock()
+    var worstLoss = 0.0
+    var failures = 0
+    var announcedTotal = 0
+    for trial in 1...trials {
+      let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-kill-\(getpid())-\(trial)")
+      try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(at: directory) }
+      let store = directory.appendingPathComponent("usage.sqlite").path
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+      process.arguments = ["kill-child", store, "--checkpoint-interval", "\(interval.seconds)"]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let lifetime = Double.random(in: 0.3...2.5, using: &rng)
+      usleep(UInt32(lifetime * 1_000_000))
+      kill(process.processIdentifier, SIGKILL)
+      let killedAt = clock.now().nanoseconds
+      process.waitUntilExit()
+      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let lines = output.split(separator: "\n")
+      let activeAt = lines.first { $0.hasPrefix("active ") }.flatMap { Int64($0.dropFirst(7)) }
+      let announced = lines.filter { $0.hasPrefix("unlocked ") }.map { String($0.dropFirst(9)) }
+      announcedTotal += announced.count
+      var problems: [String] = []
+      var kept = 0.0
+      var elapsed = 0.0
+      do {
+        let integrity = try Store(path: store, readOnly: true).integrityCheck()
+        if integrity != ["ok"] { problems.append("integrity: \(integrity.joined(separator: "; "))") }
+        let engine = try Engine(store: Store(path: store), clock: clock)  // the recovery path
+        let report = engine.report()
+        engine.terminate()
+        kept = report.app.time.seconds
+        elapsed = activeAt.map { Double(killedAt - $0) / 1e9 } ?? 0
+        let missing = announced.filter { report.unlocks[$0] == nil }
+        if !missing.isEmpty { problems.append("announced unlocks lost: \(missing.joined(separator: ", "))") }
+        let loss = elapsed - kept
+        if activeAt != nil {
+          worstLoss = max(worstLoss, loss)
+          // Allowed: the checkpoint interval, plus the time the child needed to be scheduled.
+          if loss > interval.seconds + 0.1 { problems.append(String(format: "lost %.3f s", loss)) }
+          if kept > elapsed + 0.05 { problems.append(String(format: "gained %.3f s", kept - elapsed)) }
+        }
+      } catch {
+        problems.append("\(error)")
+      }
+      if !problems.isEmpty { failures += 1 }
+      print(
+        String(
+          format: "trial %d: killed after %.2f s, active %.3f s, kept %.3f s, %d unlocks announced%@", trial,
+          lifetime, elapsed, kept, announced.count,
+          problems.isEmpty ? "" : " — FAIL: " + problems.joined(separator: "; ")
+        ))
+    }
+    print(
+      String(
+        format: "kill-soak: %d trials, %d failed, worst loss %.3f s (allowed %.3f s), %d announced unlocks checked",
+        trials, failures, worstLoss, interval.seconds + 0.1, announcedTotal))
+    if failures > 0 { throw Failure("\(failures) kill trial(s) failed") }
+  }
+}

@@ -1,0 +1,65 @@
+import Dwell
+import DwellTesting
+import Foundation
+import Testing
+
+@Suite struct ReliabilityTests {
+  /// A few kill -9 trials of a real engine in a child process (scripts/kill-soak runs hundreds).
+  @Test func killedChildrenLoseAtMostTheCheckpointInterval() throws {
+    let run = try CommandLineTests.dwell(["kill-soak", "--trials", "3", "--seed", "11"])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("kill-soak: 3 trials, 0 failed"))
+  }
+
+  /// Random event sequences: the invariants of the accounting hold on every one.
+  @Test(arguments: 1...12)
+  func randomEventSequencesKeepTheInvariants(seed: Int) throws {
+    var rng = SeededGenerator(seed: UInt64(seed))
+    let rig = Rig(configuration: .init(idleTimeout: seed % 3 == 0 ? .seconds(45) : nil))
+    var engine = try rig.launch()
+    var appears = 0
+    let names = ["A", "B", "C", ""]
+    for _ in 0..<400 {
+      rig.advance(Double.random(in: 0...120, using: &rng))
+      switch Int.random(in: 0..<12, using: &rng) {
+      case 0: engine.record(.active)
+      case 1: engine.record(.inactive)
+      case 2: engine.record(.background)
+      case 3: engine.record(.foreground)
+      case 4, 5:
+        let id = ScreenInstance(number: UInt.random(in: 0..<4, using: &rng))
+        engine.record(.appear(screen: names.randomElement(using: &rng) ?? "A", id: id))
+        appears += 1
+      case 6, 7: engine.record(.disappear(id: ScreenInstance(number: UInt.random(in: 0..<4, using: &rng))))
+      case 8: engine.record(.interact)
+      case 9:
+        let shift = Int64.random(in: -86_400...86_400, using: &rng) * 1_000_000_000
+        let wall = WallInstant(nanosecondsSince1970: rig.wall.now().nanosecondsSince1970 + shift)
+        rig.wall.set(wall)
+        engine.record(
+          .clockChanged(
+            wall: wall,
+            timeZone: TimeZone(identifier: ["UTC", "Asia/Tokyo", "America/Denver"].randomElement(using: &rng) ?? "UTC"))
+        )
+      case 10:
+        engine.abandon()
+        engine = try rig.launch()
+      default:
+        engine.terminate()
+        rig.advance(Double.random(in: 0...4000, using: &rng))
+        engine = try rig.launch()
+      }
+    }
+    let report = engine.report()
+    let app = report.app
+    #expect(app.time >= .zero)
+    #expect(app.days.values.reduce(Duration.zero, +) == app.time)
+    for (_, screen) in report.screens {
+      #expect(screen.time >= .zero)
+      #expect(screen.days.values.reduce(Duration.zero, +) == screen.time)
+      for (day, time) in screen.days { #expect(time <= (app.days[day] ?? .zero)) }
+    }
+    let visits = report.screens.values.reduce(0) { $0 + $1.visits }
+    #expect(visits <= appears)
+  }
+}
