@@ -45,6 +45,31 @@ enum KillSoakCommand {
     }
   }
 
+  /// A child for the two-process test: records for some seconds into a shared store, then
+  /// quits cleanly and prints what it added and how many errors it saw.
+  static func sharingChild(_ raw: [String]) throws {
+    guard raw.count == 2, let seconds = Double(raw[1]) else { throw UsageError("share-child STORE SECONDS") }
+    let clock = SystemMonotonicClock()
+    let engine = try Engine(
+      store: Store(path: raw[0]), configuration: .init(checkpointInterval: .milliseconds(100)), clock: clock)
+    let errors = LockedCount()
+    engine.onError { _ in errors.add() }
+    let before = engine.report().app.time
+    engine.record(.active)
+    let end = clock.now().nanoseconds + Int64(seconds * 1e9)
+    var flip = false
+    while clock.now().nanoseconds < end {
+      engine.record(.appear(screen: flip ? "A" : "B", id: ScreenInstance(number: flip ? 1 : 2)))
+      engine.record(.disappear(id: ScreenInstance(number: flip ? 2 : 1)))
+      flip.toggle()
+      usleep(2_000)
+    }
+    engine.record(.background)
+    engine.terminate()
+    let added = engine.report().app.time - before
+    print("added \(added.seconds) errors \(errors.value)")
+  }
+
   static func run(_ raw: [String]) throws {
     let args = try Arguments(raw, valued: ["trials", "seed", "checkpoint-interval"], boolean: ["help"])
     if args.flag("help") { return print(help) }
@@ -114,4 +139,12 @@ enum KillSoakCommand {
         trials, failures, worstLoss, interval.seconds + 0.1, announcedTotal))
     if failures > 0 { throw Failure("\(failures) kill trial(s) failed") }
   }
+}
+
+/// A thread-safe counter.
+final class LockedCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }

@@ -63,3 +63,34 @@ import Testing
     #expect(visits <= appears)
   }
 }
+
+@Suite struct TwoProcessTests {
+  /// An app and its extension write one store at once: no lost updates, no SQLITE_BUSY.
+  @Test func twoProcessesShareOneStore() throws {
+    let dir = TemporaryStore()
+    var processes: [(Process, Pipe)] = []
+    for _ in 0..<2 {
+      let process = Process()
+      process.executableURL = CommandLineTests.binary
+      process.arguments = ["share-child", dir.path, "1.5"]
+      let pipe = Pipe()
+      process.standardOutput = pipe
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      processes.append((process, pipe))
+    }
+    var added = 0.0
+    for (process, pipe) in processes {
+      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == 0)
+      let parts = output.split(separator: " ")
+      #expect(parts.count == 4 && parts[3].hasPrefix("0"), "errors: \(output)")
+      added += Double(parts.count > 1 ? parts[1] : "0") ?? 0
+    }
+    let stored = try UsageReport(store: Store(path: dir.path, readOnly: true))
+    #expect(added > 2.5)
+    #expect(abs(stored.app.time.seconds - added) < 0.001)
+    #expect(stored.sessions >= 1)
+  }
+}
