@@ -94,3 +94,43 @@ import Testing
     #expect(stored.sessions >= 1)
   }
 }
+
+@Suite struct DamagedStoreTests {
+  enum Damage: CaseIterable { case truncated, header, pages, empty }
+
+  /// A store damaged on disk: Dwell never crashes; it moves a damaged file aside (never
+  /// deletes it) and starts a fresh one, or reports the problem and counts in memory.
+  @Test(arguments: Damage.allCases)
+  func damagedStoresAreHandled(damage: Damage) throws {
+    let dir = TemporaryStore()
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(dir.path)
+    do {
+      let first = TrackerSimulation(configuration: configuration)
+      for i in 0..<300 { first.use("Screen\(i % 40)", for: .seconds(7)) }
+      first.tracker.engine?.terminate()
+    }
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: dir.path))
+    switch damage {
+    case .truncated: bytes = bytes.prefix(bytes.count / 2)
+    case .header: bytes.replaceSubrange(0..<100, with: Data(repeating: 0x7A, count: 100))
+    case .pages:
+      var rng = SeededGenerator(seed: 5)
+      for _ in 0..<8 {
+        let page = Int.random(in: 1..<max(2, bytes.count / 4096), using: &rng) * 4096
+        if page + 512 <= bytes.count {
+          bytes.replaceSubrange(page..<(page + 512), with: Data(repeating: 0xA5, count: 512))
+        }
+      }
+    case .empty: bytes = Data()
+    }
+    try bytes.write(to: URL(fileURLWithPath: dir.path))
+    let damaged = bytes
+    let sim = TrackerSimulation(configuration: configuration)
+    sim.use("After", for: .seconds(5))
+    #expect(sim.tracker.time(.screen("After")) == .seconds(5))
+    if case .storeMovedAside(let aside)? = sim.tracker.lastProblem {
+      #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == damaged)
+    }
+  }
+}
