@@ -59,6 +59,25 @@ extension Store {
     return before
   }
 
+  /// One raw visit, as kept in the store.
+  public struct Visit: Sendable, Equatable {
+    /// The screen's name.
+    public var screen: String
+    /// When it appeared.
+    public var started: WallInstant
+    /// When it ended (or the last checkpoint, for a visit cut short by a crash).
+    public var ended: WallInstant
+    /// The active time it accrued.
+    public var active: Duration
+  }
+
+  /// Every raw visit, oldest first (for reports and export).
+  public func visits() throws -> [Visit] {
+    try allVisits().map {
+      Visit(screen: $0.screen, started: $0.started, ended: $0.ended, active: .nanoseconds($0.activeNanos))
+    }
+  }
+
   /// Every raw visit, oldest first.
   func allVisits() throws -> [VisitRecord] {
     try write { database in
