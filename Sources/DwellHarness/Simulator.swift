@@ -2,7 +2,6 @@ public import Dwell
 internal import DwellLua
 internal import DwellTesting
 public import Foundation
-internal import Synchronization
 
 /// The session simulator behind `dwell sim`: a simulated app on a manual clock, driven by
 /// short commands, with the real engine, a real store and live-reloaded rules.

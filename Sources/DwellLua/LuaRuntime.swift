@@ -1,6 +1,5 @@
 internal import CLua
 internal import Dwell
-internal import Synchronization
 
 /// A loaded Lua state shared by the rules of one pack, behind a lock.
 ///
@@ -21,13 +20,13 @@ final class LuaRuntime: Sendable {
   /// Plugin names by event name, fixed at load.
   let subscriptions: [String: [String]]
 
-  private let box: Mutex<Box>
-  private let handlers = Mutex<[@Sendable (ScriptError) -> Void]>([])
-  private let diagnosticsLog = Mutex<[ScriptError]>([])
+  private let box: Locked<Box>
+  private let handlers = Locked<[@Sendable (ScriptError) -> Void]>([])
+  private let diagnosticsLog = Locked<[ScriptError]>([])
 
   init(state: consuming sending LuaState) {
     subscriptions = state.collector.subscriptions
-    box = Mutex(Box(state: state))
+    box = Locked(Box(state: state))
   }
 
   func onDiagnostic(_ handler: @escaping @Sendable (ScriptError) -> Void) {

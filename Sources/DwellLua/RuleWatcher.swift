@@ -1,7 +1,6 @@
 internal import Dispatch
 public import Dwell
 internal import Foundation
-internal import Synchronization
 
 /// Watches a rules file or directory and reloads it when it changes (hot reload).
 ///
@@ -27,7 +26,7 @@ public final class RuleWatcher: Sendable {
   private let interval: Duration
   private let debounce: Duration
   private let handler: @Sendable (Result<RuleSource, RuleError>) -> Void
-  private let state = Mutex<State>(State())
+  private let state = Locked<State>(State())
   private let queue = DispatchQueue(label: "dwell.rule-watcher")
 
   private struct State {

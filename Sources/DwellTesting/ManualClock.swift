@@ -1,6 +1,5 @@
 public import Dwell
 public import Foundation
-internal import Synchronization
 
 /// A monotonic clock and scheduler that moves only when told to.
 ///
@@ -30,11 +29,11 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
     var nextID = 0
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a clock at `start` in boot session `bootSession`.
   public init(start: MonotonicInstant = MonotonicInstant(nanoseconds: 0), bootSession: String = "manual-boot") {
-    state = Mutex(State(now: start.nanoseconds, boot: bootSession))
+    state = Locked(State(now: start.nanoseconds, boot: bootSession))
   }
 
   public func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: state.withLock { $0.now }) }
@@ -111,7 +110,7 @@ public final class ManualWallClock: WallClock {
     var zone: TimeZone
   }
   private let clock: ManualClock
-  private let anchor: Mutex<Anchor>
+  private let anchor: Locked<Anchor>
 
   /// Creates a wall clock reading `wall` now, in `timeZone`.
   public init(
@@ -119,7 +118,7 @@ public final class ManualWallClock: WallClock {
     timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
   ) {
     self.clock = clock
-    anchor = Mutex(Anchor(mono: clock.now().nanoseconds, wall: wall, zone: timeZone))
+    anchor = Locked(Anchor(mono: clock.now().nanoseconds, wall: wall, zone: timeZone))
   }
 
   public func now() -> WallInstant {

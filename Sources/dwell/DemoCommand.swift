@@ -4,15 +4,19 @@ internal import Foundation
 
 enum DemoCommand {
   static let help = """
-    USAGE: dwell demo [--days N] [--seed N] [--out DIR]
+    USAGE: dwell demo [--days N] [--seed N] [--out DIR] [--html FILE]
 
-    Simulates N days (default 28) of a sample learning app through the real engine and
-    store, with sample rules, and prints the report. Deterministic for a given seed.
+    Simulates N days (default 28) of a sample learning app (navigation, sheets, Control
+    Centre, backgrounding, a time-zone change, the odd crash) through the real engine and
+    store, with the sample rule pack from rules/learning, prints the report and writes the
+    HTML report. Deterministic for a given seed.
 
     OPTIONS:
       --days N     Days to simulate (1-3650, default 28)
       --seed N     Random seed (default 1)
-      --out DIR    Keep the store and trace in DIR (default: a temporary directory)
+      --out DIR    Keep the store, the trace and report.html in DIR
+      --html FILE  Where to write the HTML report (default: DIR/report.html with --out,
+                   otherwise dwell-demo.html in the current folder)
     """
 
   /// The sample learning-app pack: next to the sources in a checkout, or in ./rules.
@@ -32,7 +36,7 @@ enum DemoCommand {
   ]
 
   static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["days", "seed", "out"], boolean: ["help"])
+    let args = try Arguments(raw, valued: ["days", "seed", "out", "html"], boolean: ["help"])
     if args.flag("help") { return print(help) }
     let days = try args.integer("days", default: 28, range: 1...3650)
     let seed = try args.integer("seed", default: 1, range: 0...Int.max)
@@ -56,8 +60,15 @@ enum DemoCommand {
     print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
     print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")
     print(
-      ReportText.render(report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds)
-    )
-    if let directory { print("\nStore and trace written to \(directory)") }
+      ReportText.render(
+        report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds,
+        style: .terminal))
+    let html = args.value("html") ?? directory.map { $0 + "/report.html" } ?? "dwell-demo.html"
+    let visits = (try? Store(path: store, readOnly: true).visits()) ?? []
+    let page = HTMLReport(report: report, visits: visits, title: "demo, \(days) days").render()
+    if FileManager.default.createFile(atPath: html, contents: Data(page.utf8)) {
+      print("\nHTML report: \(html)")
+    }
+    if let directory { print("Store and trace written to \(directory)") }
   }
 }

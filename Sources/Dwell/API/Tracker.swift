@@ -1,5 +1,4 @@
 internal import Foundation
-internal import Synchronization
 
 /// Dwell for an app: track screens and features, ask how long, and unlock things.
 ///
@@ -21,10 +20,10 @@ public final class Tracker: Sendable {
   private let wallClock: any WallClock
   private let scheduler: (any EngineScheduler)?
   private let launchedAt: MonotonicInstant
-  private let phase = Mutex<Phase>(.opening([]))
+  private let phase = Locked<Phase>(.opening([]))
   /// The store file that could not be opened, while Dwell counts in memory.
-  private let unavailablePath = Mutex<String?>(nil)
-  private let streams = Mutex<Streams>(Streams())
+  private let unavailablePath = Locked<String?>(nil)
+  private let streams = Locked<Streams>(Streams())
 
   private enum Phase {
     case opening([(MonotonicInstant, LifecycleEvent)])
@@ -42,7 +41,7 @@ public final class Tracker: Sendable {
 
   // MARK: Setting up
 
-  private static let sharedTracker = Mutex<Tracker?>(nil)
+  private static let sharedTracker = Locked<Tracker?>(nil)
 
   /// The shared tracker. Configure it once, early (in `application(_:didFinishLaunching...)`
   /// or the `App` initializer), with ``configureShared(_:)``; otherwise it starts with the

@@ -1,5 +1,4 @@
 internal import Foundation
-internal import Synchronization
 
 #if canImport(Darwin)
   internal import Darwin
@@ -29,7 +28,7 @@ final class Journal {
   private(set) var sequence: UInt64 = 0
 
   /// Owners of journals open in this process (an abandoned engine is no longer one).
-  private static let live = Mutex<Set<String>>([])
+  private static let live = Locked<Set<String>>([])
 
   /// Creates the journal of a new engine beside the store at `storePath`.
   init(storePath: String) throws {

@@ -103,7 +103,18 @@ public final class Store: @unchecked Sendable {
     do {
       database = try Database(path: path, readOnly: readOnly)
       if !readOnly {
-        try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+        // Switching a new file to WAL does not wait on the busy handler: when another
+        // process (an app extension) opens the same new store at that moment, retry.
+        var attempt = 0
+        while true {
+          do {
+            try database.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+            break
+          } catch let error as DatabaseError where error.primaryCode == 5 && attempt < 100 {
+            attempt += 1
+            usleep(20_000)
+          }
+        }
       }
       try Self.migrate(database, readOnly: readOnly)
     } catch let error as DatabaseError {
@@ -127,6 +138,12 @@ public final class Store: @unchecked Sendable {
     for migration in migrations where !applied.contains(migration.id) {
       guard !readOnly else { break }
       try db.transaction {
+        // Another process (an app extension) may have applied it since we looked.
+        let check = try db.statement("SELECT COUNT(*) FROM dwell_migrations WHERE identifier = ?")
+        check.bind(migration.id)
+        let done = try check.step() && check.int(0) > 0
+        check.reset()
+        guard !done else { return }
         try db.execute(migration.sql)
         try db.statement("INSERT INTO dwell_migrations(identifier, applied_at) VALUES(?, ?)")
           .bind(migration.id, ISO8601.format(WallInstant(Date()))).run()

@@ -1,5 +1,4 @@
 internal import Foundation
-internal import Synchronization
 
 /// The tracking engine: turns lifecycle events into accrued time, visits, sessions, days
 /// and unlocks, following `TRACE.md`, and commits them to a ``Store``.
@@ -26,9 +25,9 @@ public final class Engine: Sendable {
   /// The system clock, when that is the clock: the hot path reads it without an existential call.
   private let systemClock: SystemMonotonicClock?
   private let buffer = EventBuffer()
-  private let state: Mutex<State>
-  private let committer: Mutex<Committer>
-  private let handlers = Mutex<Handlers>(Handlers())
+  private let state: Locked<State>
+  private let committer: Locked<Committer>
+  private let handlers = Locked<Handlers>(Handlers())
 
   private struct State: ~Copyable {
     var accountant: Accountant
@@ -91,7 +90,7 @@ public final class Engine: Sendable {
       throw StoreError.database(error)
     }
     let journal = store.isFile ? try? Journal(storePath: store.path) : nil
-    committer = Mutex(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
+    committer = Locked(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
     // The launch may precede the engine (the store opened in the background): the wall
     // clock at the launch is the wall clock now, minus the time since.
     let current = clock.now().nanoseconds
@@ -107,7 +106,7 @@ public final class Engine: Sendable {
       rules: configuration.rules, unlocked: restored.unlocks,
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
-    state = Mutex(State(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
+    state = Locked(State(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
     for listener in configuration.listeners { listener.restore(states: restored.listenerStates) }
   }
 

@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// An event stamped with the monotonic instant at which it was recorded.
 struct StampedEvent: Sendable {
   var at: Int64
@@ -11,7 +9,7 @@ struct StampedEvent: Sendable {
 /// Recording costs one clock read (by the caller) and one append here. The buffer is
 /// swapped out whole by the engine; its capacity is kept so steady state never allocates.
 final class EventBuffer: Sendable {
-  private let storage = Mutex<[StampedEvent]>([])
+  private let storage = Locked<[StampedEvent]>([])
 
   init() { storage.withLock { $0.reserveCapacity(256) } }
 
