@@ -62,7 +62,7 @@ enum DemoCommand {
     print(
       ReportText.render(
         report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds,
-        style: .terminal))
+        style: .terminal, progress: ReportText.progress(store: store, configuration: configuration)))
     let html = args.value("html") ?? directory.map { $0 + "/report.html" } ?? "dwell-demo.html"
     let visits = (try? Store(path: store, readOnly: true).visits()) ?? []
     let page = HTMLReport(report: report, visits: visits, title: "demo, \(days) days").render()

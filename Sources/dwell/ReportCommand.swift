@@ -3,7 +3,7 @@ internal import Foundation
 
 enum ReportCommand {
   static let help = """
-    USAGE: dwell report STORE [--json] [--html FILE] [--days N] [--screen NAME]
+    USAGE: dwell report STORE [--json] [--html FILE] [--days N] [--screen NAME] [--rules PATH]
 
     Prints the report of an existing store (for example one downloaded from a device with
     Xcode's "Download Container"): app time, sessions, streaks, a table of screens, a daily
@@ -15,6 +15,7 @@ enum ReportCommand {
       --html FILE     Also write a self-contained HTML page with charts
       --days N        Days in the bar chart (default 14)
       --screen NAME   The chart and totals for one screen instead of the app
+      --rules PATH    Show these rules (JSON or Lua) with their state and progress
 
     EXAMPLES:
       dwell report usage.sqlite
@@ -22,7 +23,7 @@ enum ReportCommand {
     """
 
   static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["html", "days", "screen"], boolean: ["json", "help"])
+    let args = try Arguments(raw, valued: ["html", "days", "screen", "rules"], boolean: ["json", "help"])
     if args.flag("help") { return print(help) }
     guard args.positionals.count == 1, let path = args.positionals.first else {
       throw UsageError("report takes one store file; run 'dwell report --help'")
@@ -51,9 +52,13 @@ enum ReportCommand {
     if args.flag("json") {
       print(report.json(includeUnlocks: true, unlockTime: .wallClock))
     } else {
+      var configuration = Engine.Configuration()
+      if let rules = args.value("rules") { try RulesLoader.load(rules).apply(to: &configuration) }
       print(
         ReportText.render(
-          report, rules: [], unlockTime: .wallClock, days: days, screen: args.value("screen"), style: .terminal))
+          report, rules: configuration.rules, levels: configuration.levels, unlockTime: .wallClock, days: days,
+          screen: args.value("screen"), style: .terminal,
+          progress: ReportText.progress(store: path, configuration: configuration)))
       if let html = args.value("html") { print("\nHTML report written to \(html)") }
     }
   }

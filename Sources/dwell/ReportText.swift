@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellTesting
 internal import Foundation
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ enum ReportText {
 
   static func render(
     _ report: UsageReport, rules: [Rule], levels: [Level] = [], unlockTime: UsageReport.UnlockTime, days: Int = 14,
-    screen: String? = nil, style: Style = .plain
+    screen: String? = nil, style: Style = .plain, progress: [String: RuleProgress] = [:]
   ) -> String {
     var lines: [String] = []
     let subject = screen.flatMap { report.screens[$0] } ?? report.app
@@ -55,7 +56,7 @@ enum ReportText {
       lines.append(style.bold("App time: ") + "none yet")
     }
     lines.append(
-      "\(report.sessions) sessions · \(report.activeDays) active days · current streak \(currentStreak(report, last)) · longest \(report.longestStreak)"
+      "\(plural(report.sessions, "session")) · \(plural(report.activeDays, "active day")) · current streak \(currentStreak(report, last)) · longest \(report.longestStreak)"
     )
     if report.points > 0 || !levels.isEmpty {
       var text = "Points \(report.points)"
@@ -72,19 +73,35 @@ enum ReportText {
       lines.append("")
       lines.append(style.bold("Rules"))
       let ids = rules.isEmpty ? report.unlocks.keys.sorted() : rules.map(\.id)
+      let idWidth = min(28, ids.map(\.count).max() ?? 0)
+      func padded(_ id: String) -> String {
+        id.count >= idWidth ? id : id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
+      }
       for id in ids {
         if let record = report.unlocks[id] {
           let when =
             unlockTime == .monotonicSeconds
             ? "t=\(String(format: "%.3f", record.mono.seconds))" : "\(record.wall.date)"
-          lines.append("  " + style.green("✓") + " \(id)  unlocked at \(when)")
+          lines.append("  " + style.green("✓") + " \(padded(id))  unlocked at \(when)")
         } else {
-          lines.append("  · \(id)  locked")
+          if let progress = progress[id], progress.isUnlocked {
+            lines.append("  " + style.green("✓") + " \(padded(id))  reached (these rules never ran on this store)")
+          } else if let progress = progress[id] {
+            let width = 16
+            let filled = Int((progress.fraction * Double(width)).rounded(.down))
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            let text = "  · \(padded(id))  \(bar) \(progress.summary)"
+            lines.append(text.count > style.width ? String(text.prefix(style.width - 1)) + "…" : text)
+          } else {
+            lines.append("  · \(padded(id))  locked")
+          }
         }
       }
     }
     return lines.joined(separator: "\n")
   }
+
+  static func plural(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
   static func currentStreak(_ report: UsageReport, _ last: Day?) -> Int {
     guard let last else { return 0 }
@@ -125,5 +142,35 @@ enum ReportText {
       lines.append("\(day) \(duration(time).leftPad(8)) \(style.green(bar))")
     }
     return lines
+  }
+}
+
+extension ReportText {
+  /// The progress of `configuration`'s rules over what a store holds, computed on a copy
+  /// so the store itself is never written.
+  static func progress(store path: String, configuration: Engine.Configuration) -> [String: RuleProgress] {
+    guard !configuration.rules.isEmpty else { return [:] }
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-progress-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: copy) }
+    do {
+      try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+      let file = copy.appendingPathComponent("usage.sqlite").path
+      try FileManager.default.copyItem(atPath: path, toPath: file)
+      for suffix in ["-wal"] where FileManager.default.fileExists(atPath: path + suffix) {
+        try FileManager.default.copyItem(atPath: path + suffix, toPath: file + suffix)
+      }
+      var configuration = configuration
+      configuration.listeners = []
+      let clock = ManualClock()
+      let engine = try Engine(
+        store: Store(path: file), configuration: configuration, clock: clock, wallClock: ManualWallClock(clock: clock),
+        scheduler: clock)
+      defer { engine.abandon() }
+      var result: [String: RuleProgress] = [:]
+      for item in engine.progress() { result[item.rule.id] = item.progress }
+      return result
+    } catch {
+      return [:]
+    }
   }
 }
