@@ -134,3 +134,50 @@ import Testing
     }
   }
 }
+
+@Suite struct ConcurrencyTests {
+  /// Events from many threads at once and queries while the writer folds: every appear
+  /// is counted once, and nothing crashes (run under `--sanitize=thread` too).
+  @Test func manyThreadsRecordWhileOthersQuery() async throws {
+    let dir = TemporaryStore()
+    let engine = try Engine(store: Store(path: dir.path), configuration: .init(checkpointInterval: .milliseconds(5)))
+    engine.record(.active)
+    await withTaskGroup(of: Void.self) { group in
+      for thread in 0..<8 {
+        group.addTask {
+          for i in 0..<2_000 {
+            let id = ScreenInstance(number: UInt(thread * 10_000 + i))
+            engine.record(.appear(screen: "S\(thread)", id: id))
+            engine.record(.disappear(id: id))
+          }
+        }
+      }
+      for _ in 0..<2 {
+        group.addTask {
+          for _ in 0..<500 {
+            _ = engine.time(.app, in: .today)
+            _ = engine.visits("S1")
+            _ = engine.report()
+          }
+        }
+      }
+    }
+    engine.terminate()
+    let report = try UsageReport(store: Store(path: dir.path, readOnly: true))
+    #expect(report.screens.values.reduce(0) { $0 + $1.visits } == 16_000)
+    #expect(report.screens.count == 8)
+  }
+
+  /// Absurd input with defined limits: 100,000 distinct screen names.
+  @Test func aHundredThousandScreenNames() throws {
+    let sim = TrackerSimulation()
+    for i in 0..<100_000 {
+      let id = ScreenInstance(number: UInt(i))
+      sim.tracker.screenAppeared("Screen \(i) " + String(repeating: "x", count: i % 300), id: id)
+      sim.tracker.screenDisappeared(id: id)
+    }
+    sim.wait(.seconds(1))
+    #expect(sim.tracker.report()?.screens.count == 100_000)
+    #expect(sim.tracker.report()?.screens.keys.allSatisfy { $0.count <= 200 } == true)
+  }
+}

@@ -44,6 +44,8 @@ public final class Engine: Sendable {
     var notifications: [UsageNotification] = []
     /// Listeners in force (replaced on hot reload).
     var listeners: [any UsageListener]
+    /// A fold was asked for because of a flood of visits and has not run yet.
+    var foldRequested = false
   }
 
   /// Serialises journal writes and folds, so the journal never runs behind a fold.
@@ -174,7 +176,11 @@ public final class Engine: Sendable {
       for record in unlocked { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
       // A flood of visits (thousands a second) is folded early, so memory stays bounded.
-      mustFold = state.accountant.pendingVisitCount >= 4096
+      // Once per fold: commit() calls process() itself.
+      if state.accountant.pendingVisitCount >= 4096, !state.foldRequested {
+        state.foldRequested = true
+        mustFold = true
+      }
       // Only what this call produced: a checkpoint calls process() itself.
       return !unlocked.isEmpty || state.notifications.count > notesBefore
     }
@@ -323,6 +329,7 @@ public final class Engine: Sendable {
         let (batch, notes) = state.withLock({ state -> (CheckpointBatch, [UsageNotification])? in
           guard !state.stopped else { return nil }
           state.lastFold = state.accountant.cursor
+          state.foldRequested = false
           guard state.accountant.hasPendingChanges || !state.notifications.isEmpty else { return nil }
           state.journaled = state.accountant.revision
           defer { state.notifications.removeAll() }
