@@ -29,9 +29,18 @@ import Testing
     process.standardOutput = out
     process.standardError = err
     try process.run()
-    // Read while the process runs so a large output cannot fill the pipe and deadlock.
+    // Read both pipes while the process runs: reading one to the end first deadlocks as
+    // soon as the other fills up (seen with sanitizer reports on stderr).
+    let errBox = LockedBox(Data())
+    let errDone = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      let data = err.fileHandleForReading.readDataToEndOfFile()
+      errBox.update { $0 = data }
+      errDone.signal()
+    }
     let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    errDone.wait()
+    let errData = errBox.value
     process.waitUntilExit()
     return Run(
       status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
@@ -133,7 +142,7 @@ import Testing
     let out = Pipe()
     process.standardInput = stdin
     process.standardOutput = out
-    process.standardError = Pipe()
+    process.standardError = FileHandle.nullDevice  // an unread pipe could fill and block the host
     try process.run()
     stdin.fileHandleForWriting.write(Data(input.utf8))
     try stdin.fileHandleForWriting.close()
