@@ -1,4 +1,4 @@
-import Dwell
+@_spi(Testing) import Dwell
 import DwellTesting
 import Foundation
 import Testing
@@ -179,5 +179,33 @@ import Testing
     sim.wait(.seconds(1))
     #expect(sim.tracker.report()?.screens.count == 100_000)
     #expect(sim.tracker.report()?.screens.keys.allSatisfy { $0.count <= 200 } == true)
+  }
+}
+
+@Suite struct WriteFailureTests {
+  /// While nothing can be written, Dwell keeps counting in memory (and in the journal),
+  /// reports the failure, and writes it all once it can.
+  @Test func failedCommitsKeepEverythingAndRetry() throws {
+    let rig = Rig(configuration: .init(rules: [Rule("minute", when: .appTime(.seconds(60)))]))
+    let engine = try rig.launch()
+    let errors = LockedBox(0)
+    engine.onError { _ in errors.update { $0 += 1 } }
+    engine.record(.active)
+    engine.record(.appear(screen: "Home", id: ScreenInstance("h")))
+    rig.advance(10)
+    try engine.store.simulateWriteFailures(true)
+    rig.advance(100)  // folds fail: the unlock is journaled, the counts stay in memory
+    engine.record(.disappear(id: ScreenInstance("h")))
+    engine.record(.background)  // the background fold fails too
+    #expect(errors.value > 0)
+    #expect(engine.report().unlocks["minute"] != nil)
+    #expect(seconds(engine.report().app.time) == 110)
+    try engine.store.simulateWriteFailures(false)
+    try engine.commit()
+    engine.terminate()
+    let stored = try UsageReport(store: Store(path: rig.store.path, readOnly: true))
+    #expect(seconds(stored.app.time) == 110)
+    #expect(stored.screens["Home"]?.visits == 1)
+    #expect(stored.unlocks["minute"] != nil)
   }
 }

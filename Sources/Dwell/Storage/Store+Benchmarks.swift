@@ -59,3 +59,12 @@ extension Store {
     return sizes.reduce(0, +)
   }
 }
+
+extension Store {
+  /// Makes every write fail (SQLite's `query_only`), as a full or read-only disk would.
+  /// For fault-injection tests.
+  @_spi(Testing)
+  public func simulateWriteFailures(_ on: Bool) throws {
+    try write { database in try database.execute("PRAGMA query_only=\(on ? 1 : 0)") }
+  }
+}
