@@ -111,17 +111,7 @@ public final class Simulator: @unchecked Sendable {
   deinit {
     watcher?.stop()
     engine?.terminate()
-    if ownsStore { Self.removeStore(storePath) }
-  }
-
-  static func removeStore(_ path: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent().path
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    for name in names where name.hasPrefix(url.lastPathComponent + "-journal-") {
-      try? FileManager.default.removeItem(atPath: directory + "/" + name)
-    }
+    if ownsStore { Store.removeFiles(at: storePath) }
   }
 
   private func start() {
@@ -524,7 +514,7 @@ public final class Simulator: @unchecked Sendable {
   private func rebuild(_ commands: [String]) {
     engine?.abandon()
     engine = nil
-    Self.removeStore(storePath)
+    Store.removeFiles(at: storePath)
     clock = ManualClock()
     wall = ManualWallClock(clock: clock, wall: options.start, timeZone: options.timeZone)
     stack = []

@@ -46,13 +46,13 @@ enum DemoCommand {
     if let directory {
       try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       store = directory + "/demo.sqlite"
-      Files.removeStore(store)
+      Store.removeFiles(at: store)
       let trace = events.map(\.jsonLine).joined(separator: "\n") + "\n"
       _ = FileManager.default.createFile(atPath: directory + "/demo-trace.jsonl", contents: Data(trace.utf8))
     } else {
       store = Files.temporaryStore()
     }
-    defer { if directory == nil { Files.removeStore(store) } }
+    defer { if directory == nil { Store.removeFiles(at: store) } }
     var configuration = Engine.Configuration(rules: fallbackRules)
     let packPath = samplePack()
     if let packPath { try RulesLoader.load(packPath).apply(to: &configuration) }

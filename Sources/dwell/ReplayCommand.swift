@@ -47,7 +47,7 @@ enum ReplayCommand {
       throw Failure("\(path): \(error)")
     }
     let store = args.value("store") ?? Files.temporaryStore()
-    defer { if args.value("store") == nil { Files.removeStore(store) } }
+    defer { if args.value("store") == nil { Store.removeFiles(at: store) } }
     if let kept = args.value("store"), FileManager.default.fileExists(atPath: kept) {
       throw Failure("\(kept) already exists; replay writes a new store (remove it or choose another path)")
     }
@@ -107,16 +107,6 @@ enum Files {
     return "\(dir)/dwell-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).sqlite"
   }
 
-  /// Removes a store file with its WAL, shared-memory and journal files.
-  static func removeStore(_ path: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-    let url = URL(fileURLWithPath: path)
-    let directory = url.deletingLastPathComponent().path
-    let stem = url.lastPathComponent + "-journal-"
-    for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasPrefix(stem) {
-      try? FileManager.default.removeItem(atPath: directory + "/" + name)
-    }
-  }
 }
 
 /// A progress bar on stderr, shown only when stderr is a terminal and the job is long.

@@ -18,10 +18,8 @@ enum ReportText {
     /// The terminal's width and colour when stdout is a TTY (never with NO_COLOR); 80
     /// columns, plain text otherwise.
     static var terminal: Style {
-      guard isatty(1) == 1 else { return Style(width: 80, color: false) }
-      var size = winsize()
-      let width = ioctl(1, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-      return Style(width: max(60, min(width, 160)), color: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+      guard Terminal.isTTY else { return plain }
+      return Style(width: max(60, min(Terminal.size().width, 160)), color: Terminal.wantsColor)
     }
 
     static let plain = Style(width: 80, color: false)

@@ -122,17 +122,10 @@ enum SimCommand {
   }
 
   static func interactive(_ simulator: Simulator) {
-    let color = ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    @Sendable func size() -> (Int, Int) {
-      var size = winsize()
-      if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
-        return (Int(size.ws_col), Int(size.ws_row))
-      }
-      return (80, 24)
-    }
+    let color = Terminal.wantsColor
     let output = FileHandle.standardOutput
     let draw: @Sendable (String) -> Void = { answer in
-      let (width, height) = size()
+      let (width, height) = Terminal.size()
       var screen =
         "\u{1B}[H\u{1B}[2J"
         + simulator.render(width: width, height: height - 1 - answer.split(separator: "\n").count, color: color)

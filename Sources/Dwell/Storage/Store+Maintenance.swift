@@ -1,3 +1,5 @@
+internal import Foundation
+
 extension Store {
   /// Deletes raw visits that ended before `cutoff`; day totals and unlocks stay.
   /// Returns how many were deleted.
@@ -112,5 +114,14 @@ extension Store {
       while try rows.step() { messages.append(rows.text(0)) }
       return messages
     }
+  }
+}
+
+extension Store {
+  /// Deletes a store's files: the database, its WAL and shared-memory files, and the
+  /// crash journals beside it. For stores nobody has open (temporary ones, tests).
+  public static func removeFiles(at path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    for journal in Journal.list(storePath: path) { Journal.remove(path: journal.path) }
   }
 }
