@@ -209,3 +209,28 @@ import Testing
     #expect(stored.unlocks["minute"] != nil)
   }
 }
+
+@Suite struct FloodTests {
+  /// A writer that cannot keep up (its queue blocked) never lets the hot-path buffer grow
+  /// past its bound; every event is still counted.
+  @Test func theEventBufferIsBounded() throws {
+    let dir = TemporaryStore()
+    let clock = SystemMonotonicClock()
+    let scheduler = DispatchScheduler(clock: clock)
+    let engine = try Engine(store: Store(path: dir.path), clock: clock, scheduler: scheduler)
+    let release = DispatchSemaphore(value: 0)
+    scheduler.queue.async { release.wait() }  // the writer is stuck
+    engine.record(.active)
+    var peak = 0
+    for i in 0..<300_000 {
+      let id = ScreenInstance(number: UInt(i))
+      engine.record(.appear(screen: "S", id: id))
+      engine.record(.disappear(id: id))
+      if i % 1000 == 0 { peak = max(peak, engine.waitingEvents) }
+    }
+    release.signal()
+    #expect(peak <= Engine.maximumWaitingEvents)
+    #expect(engine.visits("S") == 300_000)
+    engine.terminate()
+  }
+}

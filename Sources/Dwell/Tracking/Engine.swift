@@ -114,6 +114,13 @@ public final class Engine: Sendable {
 
   // MARK: Recording (hot path)
 
+  /// The most events that wait for the writer before the recording thread applies them
+  /// itself (about 20 MB).
+  @_spi(Testing) public static let maximumWaitingEvents = 262_144
+
+  /// Events recorded but not yet applied (for tests).
+  @_spi(Testing) public var waitingEvents: Int { buffer.count }
+
   /// Records an event now. Safe from any thread; costs a clock read and an append.
   ///
   /// - Complexity: O(1), no I/O, no allocation in steady state.
@@ -130,8 +137,13 @@ public final class Engine: Sendable {
     case .appear, .disappear, .interact:
       if synchronous {
         process()
-      } else if waiting >= 4096 {
+      } else if waiting == 4096 {
+        // Ask the writer once per crossing, not once per event.
         scheduler.perform { [weak self] in self?.process() }
+      } else if waiting >= Self.maximumWaitingEvents {
+        // The writer cannot keep up at all (a flood, or its queue is blocked): apply the
+        // events here rather than let the buffer grow without bound.
+        process()
       }
     case .background, .terminate:
       if synchronous {
