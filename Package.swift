@@ -39,6 +39,8 @@ let package = Package(
     .executableTarget(
       name: "dwell-bench", dependencies: ["Dwell", "DwellLua", "DwellTesting", "CSQLite"], swiftSettings: strict),
     .executableTarget(
+      name: "dwell-fuzz", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
+    .executableTarget(
       name: "dwell-example-host", dependencies: ["Dwell", "DwellLua", "DwellTesting"], path: "examples/terminal-host",
       exclude: ["rules"], swiftSettings: strict),
     .testTarget(name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),

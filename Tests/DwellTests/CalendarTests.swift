@@ -1,4 +1,5 @@
 import Dwell
+import Foundation
 import Testing
 
 @Suite struct CalendarTests {
@@ -19,5 +20,16 @@ import Testing
     engine.record(.active)
     rig.advance(30 * 3600)
     #expect(seconds(engine.report().app.days[day("2026-03-08")]!) == 23 * 3600)
+  }
+}
+
+@Suite struct WallClockEdgeTests {
+  /// A device clock set centuries off must not trap (it would crash the host app).
+  @Test func absurdDatesAreClampedNotFatal() {
+    let future = WallInstant(Foundation.Date.distantFuture)
+    let past = WallInstant(Foundation.Date.distantPast)
+    #expect(future.nanosecondsSince1970 > 0)
+    #expect(past.nanosecondsSince1970 < 0)
+    #expect(WallInstant(Foundation.Date(timeIntervalSince1970: .nan)).nanosecondsSince1970 == 0)
   }
 }

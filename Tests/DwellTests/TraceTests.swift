@@ -31,6 +31,9 @@ import Testing
       ], 2
     ),
     ([#"{"t":5,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":4,"event":"active"}"#], 2),
+    // Found by the fuzzer: a year far from 1970 overflowed nanoseconds since 1970.
+    ([#"{"t":0,"event":"launch","wall":"1013-01-01T00:00:00Z","tz":"UTC"}"#], 1),
+    ([#"{"t":0,"event":"launch","wall":"9999-12-31T23:59:59Z","tz":"UTC"}"#], 1),
   ])
   func invalidTracesNameTheLine(lines: [String], line: Int) {
     #expect {

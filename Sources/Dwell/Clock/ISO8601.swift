@@ -55,6 +55,8 @@ enum ISO8601 {
       return nil
     }
     guard i == bytes.count else { return nil }
+    // Nanoseconds since 1970 fit Int64 from 1678 to 2262: accept 1900 to 2200.
+    guard (1900...2200).contains(year) else { return nil }
     let seconds =
       Int64(day.ordinal) * 86_400 + Int64(hour * 3600 + minute * 60 + second) - Int64(offsetSeconds)
     return WallInstant(nanosecondsSince1970: seconds * 1_000_000_000 + fraction)

@@ -12,8 +12,11 @@ public struct WallInstant: Comparable, Hashable, Sendable {
 
   /// Creates an instant from a `Date`, rounded to the microsecond.
   public init(_ date: Date) {
+    // A clock set centuries off (or a NaN) is clamped to what Int64 nanoseconds hold.
     let micros = (date.timeIntervalSince1970 * 1e6).rounded()
-    self.nanosecondsSince1970 = Int64(micros) * 1000
+    let limit = 9.2e15  // below Int64.max / 1000
+    let clamped = micros.isNaN ? 0 : min(max(micros, -limit), limit)
+    self.nanosecondsSince1970 = Int64(clamped) * 1000
   }
 
   /// The instant as a `Date`.

@@ -93,7 +93,9 @@ public enum TraceParser {
       var zone: TimeZone?
       if let text = try string("wall", required: false) {
         guard let parsed = ISO8601.parse(text) else {
-          throw TraceError(line: number, "'wall' is not an ISO 8601 instant with Z or an offset: \(text)")
+          throw TraceError(
+            line: number,
+            "'wall' is not an ISO 8601 instant with Z or an offset, between the years 1900 and 2200: \(text)")
         }
         wall = parsed
       }
