@@ -2,11 +2,6 @@ internal import Dwell
 internal import DwellTesting
 internal import Foundation
 
-#if canImport(Glibc)
-  internal import Glibc
-#elseif canImport(Darwin)
-  internal import Darwin
-#endif
 
 /// The terminal report: totals, a table of screens, a daily bar chart, rules.
 enum ReportText {
