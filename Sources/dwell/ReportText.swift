@@ -2,7 +2,6 @@ internal import Dwell
 internal import DwellTesting
 internal import Foundation
 
-
 /// The terminal report: totals, a table of screens, a daily bar chart, rules.
 enum ReportText {
   /// Width and colour for the output.
