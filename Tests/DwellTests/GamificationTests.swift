@@ -82,6 +82,7 @@ import Testing
     let report = engine.report()
     #expect(report.unlocks["night-owl"] != nil)
     #expect(report.points == 25)
+    #expect(engine.points == report.points)
     #expect(notes.value == ["Night owl"])
     engine.terminate()
     #expect(try UsageReport(store: Store(path: rig.store.path, readOnly: true)).points == 25)

@@ -90,7 +90,7 @@ extension Tracker {
   }
 
   /// Points earned (rules' points plus plugins' awards) and the level reached.
-  public var points: Int { engine?.report().points ?? 0 }
+  public var points: Int { engine?.points ?? 0 }
 
   /// The level reached with the points so far, and the next one.
   public var level: (level: Level, next: Level?)? {

@@ -121,6 +121,11 @@ extension Engine {
   /// Whether the rule with this id is unlocked.
   public func isUnlocked(_ id: String) -> Bool { reading { _, book, _ in book.unlocked[id] != nil } }
 
+  /// Points so far: those of unlocked rules plus those awarded by plugins. Memory only.
+  public var points: Int {
+    reading { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
+  }
+
   /// Every unlock so far, by rule id.
   public var unlocks: [String: UnlockRecord] { reading { _, book, _ in book.unlocked } }
 
