@@ -21,30 +21,9 @@ import Testing
   }
 
   static func dwell(_ arguments: [String]) throws -> Run {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    // Read both pipes while the process runs: reading one to the end first deadlocks as
-    // soon as the other fills up (seen with sanitizer reports on stderr).
-    let errBox = LockedBox(Data())
-    let errDone = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
-      let data = err.fileHandleForReading.readDataToEndOfFile()
-      errBox.update { $0 = data }
-      errDone.signal()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    errDone.wait()
-    let errData = errBox.value
-    process.waitUntilExit()
-    return Run(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+    let result = try Subprocess.run(binary.path, arguments)
+    #expect(!result.timedOut, "dwell \(arguments.joined(separator: " ")) did not finish in time")
+    return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
   }
 
   static func write(_ text: String, to directory: TemporaryStore, name: String) throws -> String {
@@ -134,21 +113,10 @@ import Testing
 /// The Linux host in examples/ embeds Dwell through the public API; CI builds and runs it.
 @Suite struct ExampleHostTests {
   static func host(_ arguments: [String], input: String = "") throws -> CommandLineTests.Run {
-    let process = Process()
-    process.executableURL = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent(
-      "dwell-example-host")
-    process.arguments = arguments
-    let stdin = Pipe()
-    let out = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = out
-    process.standardError = FileHandle.nullDevice  // an unread pipe could fill and block the host
-    try process.run()
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return .init(status: process.terminationStatus, stdout: String(decoding: data, as: UTF8.self), stderr: "")
+    let path = CommandLineTests.binary.deletingLastPathComponent().appendingPathComponent("dwell-example-host").path
+    let result = try Subprocess.run(path, arguments, input: input)
+    #expect(!result.timedOut, "the example host did not finish in time")
+    return .init(status: result.status, stdout: result.stdout, stderr: result.stderr)
   }
 
   @Test func theSimulatedSessionUnlocksAndNotifies() throws {

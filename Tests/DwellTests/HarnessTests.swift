@@ -149,37 +149,30 @@ import Testing
     let rules = try CommandLineTests.write(
       #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } }"#, to: dir,
       name: "r.lua")
-    let session = "dwell-test-\(UUID().uuidString.prefix(8))"
+    // A tmux server of its own (-L), so the test neither needs nor disturbs the user's.
+    let server = "dwell-test-\(UUID().uuidString.prefix(8))"
     func tmux(_ args: [String]) throws -> String {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-      process.arguments = args
-      // Only capture-pane's output is read: the tmux server started by new-session would
-      // keep a pipe open for ever.
-      let capture = args.first == "capture-pane"
-      let pipe = Pipe()
-      process.standardOutput = capture ? pipe : FileHandle.nullDevice
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let data = capture ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
-      process.waitUntilExit()
-      return String(decoding: data, as: UTF8.self)
+      // Only capture-pane's output is read: new-session starts the server, a daemon.
+      let result = try Subprocess.run(
+        "/usr/bin/tmux", ["-L", server] + args, capture: args.first == "capture-pane", timeout: .seconds(20))
+      #expect(!result.timedOut, "tmux \(args.first ?? "") did not finish")
+      return result.stdout
     }
     let command = "\(CommandLineTests.binary.path) sim --rules \(rules) --start '2026-05-04 09:00' --tz Europe/Berlin"
-    _ = try tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", command])
-    defer { _ = try? tmux(["kill-session", "-t", session]) }
+    _ = try tmux(["new-session", "-d", "-s", "sim", "-x", "80", "-y", "24", command])
+    defer { _ = try? tmux(["kill-server"]) }
     func screen(waitingFor text: String) throws -> String {
       var last = ""
       for _ in 0..<100 {
-        last = try tmux(["capture-pane", "-p", "-t", session])
+        last = try tmux(["capture-pane", "-p", "-t", "sim"])
         if last.contains(text) { return last }
         Thread.sleep(forTimeInterval: 0.05)
       }
       return last
     }
     #expect(try screen(waitingFor: "Dwell sim").contains("2026-05-04 Mon 09:00:00"))
-    _ = try tmux(["send-keys", "-t", session, "open Lessons", "Enter"])
-    _ = try tmux(["send-keys", "-t", session, "wait 30m", "Enter"])
+    _ = try tmux(["send-keys", "-t", "sim", "open Lessons", "Enter"])
+    _ = try tmux(["send-keys", "-t", "sim", "wait 30m", "Enter"])
     let shown = try screen(waitingFor: "Unlocked bonus")
     #expect(shown.contains("✓ bonus"))
     #expect(shown.contains("09:30:00"))

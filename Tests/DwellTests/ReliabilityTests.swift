@@ -68,24 +68,23 @@ import Testing
   /// An app and its extension write one store at once: no lost updates, no SQLITE_BUSY.
   @Test func twoProcessesShareOneStore() throws {
     let dir = TemporaryStore()
-    var processes: [(Process, Pipe)] = []
-    for _ in 0..<2 {
-      let process = Process()
-      process.executableURL = CommandLineTests.binary
-      process.arguments = ["share-child", dir.path, "1.5"]
-      let pipe = Pipe()
-      process.standardOutput = pipe
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      processes.append((process, pipe))
+    let outputs = LockedBox<[Subprocess.Result]>([])
+    let binary = CommandLineTests.binary.path
+    let path = dir.path
+    DispatchQueue.concurrentPerform(iterations: 2) { _ in
+      do {
+        let result = try Subprocess.run(binary, ["share-child", path, "1.5"])
+        outputs.update { $0.append(result) }
+      } catch {
+        Issue.record(error)
+      }
     }
     var added = 0.0
-    for (process, pipe) in processes {
-      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      #expect(process.terminationStatus == 0)
-      let parts = output.split(separator: " ")
-      #expect(parts.count == 4 && parts[3].hasPrefix("0"), "errors: \(output)")
+    #expect(outputs.value.count == 2)
+    for result in outputs.value {
+      #expect(result.status == 0 && !result.timedOut)
+      let parts = result.stdout.split(separator: " ")
+      #expect(parts.count == 4 && parts[3].hasPrefix("0"), "errors: \(result.stdout)")
       added += Double(parts.count > 1 ? parts[1] : "0") ?? 0
     }
     let stored = try UsageReport(store: Store(path: dir.path, readOnly: true))

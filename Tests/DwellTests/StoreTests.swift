@@ -79,15 +79,9 @@ import Testing
     let raw = try Store(path: store.path)
     _ = raw
     // Simulate a newer Dwell: add a migration this build does not know.
-    let sqlite = Process()
-    sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    sqlite.arguments = [
-      "sqlite3", store.path,
-      "INSERT INTO dwell_migrations VALUES('v99-future', '2030-01-01')",
-    ]
-    try sqlite.run()
-    sqlite.waitUntilExit()
-    guard sqlite.terminationStatus == 0 else { return }  // no sqlite3 shell here
+    let sqlite = try Subprocess.run(
+      "/usr/bin/env", ["sqlite3", store.path, "INSERT INTO dwell_migrations VALUES('v99-future', '2030-01-01')"])
+    guard sqlite.status == 0 else { return }  // no sqlite3 shell here
     let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
     #expect(throws: StoreError.self) { _ = try Store(path: store.path) }
     let after = try Data(contentsOf: URL(fileURLWithPath: store.path))
