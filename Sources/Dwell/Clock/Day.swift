@@ -33,6 +33,24 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
     self.init(year: y, month: m, day: d)
   }
 
+  /// Parses the ten bytes `YYYY-MM-DD`.
+  init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+    var value = 0
+    var fields: (Int, Int, Int) = (0, 0, 0)
+    for (index, byte) in bytes.enumerated() where index != 4 && index != 7 {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      switch index {
+      case 3: fields.0 = value; value = 0
+      case 6: fields.1 = value; value = 0
+      case 9: fields.2 = value
+      default: break
+      }
+    }
+    self.init(year: fields.0, month: fields.1, day: fields.2)
+  }
+
   /// The calendar date of this day.
   public var components: (year: Int, month: Int, day: Int) {
     let z = Int(ordinal) + 719468

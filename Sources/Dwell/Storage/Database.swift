@@ -136,6 +136,15 @@ final class Statement {
     guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
     return String(cString: bytes)
   }
+
+  /// A `YYYY-MM-DD` column read in place, without making a string (loading a year of
+  /// rollups parses tens of thousands of them).
+  func day(_ column: Int32) -> Day? {
+    guard let bytes = sqlite3_column_text(pointer, column), sqlite3_column_bytes(pointer, column) == 10 else {
+      return nil
+    }
+    return Day(utf8: UnsafeBufferPointer(start: bytes, count: 10))
+  }
 }
 
 /// A value that can be bound to a statement parameter.

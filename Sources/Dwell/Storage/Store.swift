@@ -176,7 +176,7 @@ public final class Store: @unchecked Sendable {
       }
       let days = try database.statement("SELECT day, screen, nanos FROM day_totals")
       while try days.step() {
-        guard let day = Day(days.text(0)) else { continue }
+        guard let day = days.day(0) else { continue }
         let screen = days.int(1)
         let nanos = days.int(2)
         if screen == 0 {
