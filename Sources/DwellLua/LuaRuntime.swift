@@ -9,7 +9,8 @@ internal import Dwell
 final class LuaRuntime: Sendable {
   private struct Box: ~Copyable {
     var state: LuaState
-    var usageRef: Int32 = 0
+    /// The read-only `u` proxy, and the tables behind it, made once and refreshed in place.
+    var usage: UsageTable.References?
     var usageKey: (UInt64, Int64) = (.max, .max)
     var disabled = Set<String>()
     var disabledPlugins = Set<String>()
@@ -72,16 +73,19 @@ final class LuaRuntime: Sendable {
       var actions: [UsageAction] = []
       for plugin in plugins where !box.disabledPlugins.contains(plugin) {
         ensureUsage(&box, usage)
-        state.current = usage
         state.now = usage.instant
         state.actions.removeAll()
         state.pushReference(state.dispatchRef)
         lua_pushstring(L, plugin)
         lua_pushstring(L, name)
-        state.pushReference(box.usageRef)
+        state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         do {
-          try state.protectedCall(arguments: 4, results: 0)
+          try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
+            state.current = pointer
+            defer { state.current = nil }
+            try state.protectedCall(arguments: 4, results: 0)
+          }
           actions += state.actions
           if let saved = try savedState(state, plugin), saved != box.savedStates[plugin] {
             box.savedStates[plugin] = saved
@@ -92,7 +96,6 @@ final class LuaRuntime: Sendable {
           failures.append(ScriptError("plugin '\(plugin)': \((error as? ScriptError)?.message ?? "\(error)")"))
         }
         state.actions.removeAll()
-        state.current = nil
       }
       return actions
     }
@@ -171,25 +174,27 @@ final class LuaRuntime: Sendable {
     let key = (usage.revision, usage.instant.nanoseconds)
     guard key != box.usageKey else { return }
     let state = box.state
-    if box.usageRef != 0 { luaL_unref(state.L, dwell_lua_registryindex(), box.usageRef) }
-    UsageTable.push(usage, into: state)
-    box.usageRef = state.reference()
+    let references = box.usage ?? UsageTable.make(in: state)
+    UsageTable.refresh(references, with: usage, in: state)
+    box.usage = references
     box.usageKey = key
   }
 
   /// Runs the check function `ref` of rule `rule` on `usage`.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     let outcome = box.withLock { box -> Result<Bool, ScriptError> in
-      if box.disabled.contains(rule) { return .success(false) }
+      if !box.disabled.isEmpty, box.disabled.contains(rule) { return .success(false) }
       let state = box.state
       let L = state.L
       ensureUsage(&box, usage)
-      state.current = usage
-      defer { state.current = nil }
       state.pushReference(ref)
-      state.pushReference(box.usageRef)
+      state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
       do {
-        try state.protectedCall(arguments: 1, results: 1)
+        try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
+          state.current = pointer
+          defer { state.current = nil }
+          try state.protectedCall(arguments: 1, results: 1)
+        }
       } catch {
         box.disabled.insert(rule)
         return .failure(ScriptError((error as? ScriptError)?.message ?? "\(error)", rule: rule))
@@ -207,29 +212,48 @@ final class LuaRuntime: Sendable {
   }
 }
 
-/// Builds the read-only `u` table scripted checks receive.
+/// The read-only `u` table scripted checks receive: made once per state, its figures
+/// refreshed in place when they change, so a tick allocates nothing in Lua.
 enum UsageTable {
-  static func push(_ usage: UsageView, into state: LuaState) {
+  /// Registry references to the proxy handed to scripts and the tables it reads.
+  struct References {
+    var proxy: Int32
+    var root: Int32
+    var app: Int32
+  }
+
+  static func make(in state: LuaState) -> References {
     let L = state.L
-    // The real values...
     lua_createtable(L, 0, 8)
+    lua_pushvalue(L, -1)
+    let root = state.reference()
     lua_createtable(L, 0, 6)
+    lua_pushvalue(L, -1)
+    let app = state.reference()
+    readOnly(L)
+    lua_setfield(L, -2, "app")
+    dwell_lua_pushhost(L, screen, 0)
+    lua_setfield(L, -2, "screen")
+    readOnly(L)
+    return References(proxy: state.reference(), root: root, app: app)
+  }
+
+  static func refresh(_ references: References, with usage: UsageView, in state: LuaState) {
+    let L = state.L
+    state.pushReference(references.app)
     state.setField("seconds", number: usage.appSeconds)
     state.setField("sessions", integer: usage.sessions)
     state.setField("active_days", integer: usage.activeDays)
     state.setField("longest_streak", integer: usage.longestStreak)
     state.setField("current_streak", integer: usage.currentStreak)
     state.setField("today_seconds", number: usage.todaySeconds)
-    readOnly(L)
-    lua_setfield(L, -2, "app")
-    dwell_lua_pushhost(L, screen, 0)
-    lua_setfield(L, -2, "screen")
+    dwell_lua_pop(L, 1)
+    state.pushReference(references.root)
     state.setField("date", string: usage.today.description)
     state.setField("hour", integer: usage.hour)
     state.setField("weekday", integer: usage.today.weekday)
     state.setField("today_seconds", number: usage.todaySeconds)
-    // ...behind a proxy.
-    readOnly(L)
+    dwell_lua_pop(L, 1)
   }
 
   /// Replaces the table on top of the stack by a read-only proxy of it.
@@ -256,7 +280,7 @@ enum UsageTable {
     guard lua_type(L, 1) == LUA_TSTRING else {
       return state.raise("\(state.whereCalled()) u.screen needs a screen name, as in u.screen(\"Lessons\")")
     }
-    let figures = usage.screen(state.describe(1))
+    let figures = usage.pointee.screen(state.describe(1))
     lua_createtable(L, 0, 3)
     state.setField("seconds", number: figures.seconds)
     state.setField("visits", integer: figures.visits)

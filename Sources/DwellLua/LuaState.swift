@@ -45,8 +45,10 @@ final class LuaState {
   private let limits: UnsafeMutablePointer<dwell_lua_limits>
   /// Lines scripts printed, newest last (bounded).
   var printed: [String] = []
-  /// The usage being evaluated, for `u.screen(name)`.
-  var current: UsageView?
+  /// The usage being evaluated, for `u.screen(name)`: set only for the length of one call
+  /// into Lua (a pointer, because a stored copy would cost retains on every check and
+  /// would make the engine copy its screen table on its next change).
+  var current: UnsafePointer<UsageView>?
   /// Definitions collected while loading.
   var collector = Collector()
 

@@ -11,6 +11,9 @@ struct RuleBook {
   let tick: Int64
   /// Whether listeners want a wake-up at every tick.
   let wantsTicks: Bool
+  /// For each rule, whether its condition is a scripted check alone: all of those wake at
+  /// the next tick, so `nextWake` need not visit them one by one.
+  private let checkOnly: [Bool]
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
@@ -18,6 +21,10 @@ struct RuleBook {
     self.rules = rules
     self.tick = max(tick, 1_000_000)
     self.wantsTicks = wantsTicks
+    checkOnly = rules.map {
+      if case .check = $0.condition { return true }
+      return false
+    }
     for record in unlocked { self.unlocked[record.rule] = record }
     waiting = rules.indices.filter { [unlockedIDs = Set(unlocked.map(\.rule))] in
       !unlockedIDs.contains(rules[$0].id)
@@ -35,6 +42,20 @@ struct RuleBook {
   private static func tally(for screen: String?, in accountant: Accountant) -> Tally? {
     guard let screen else { return accountant.app }
     return accountant.screenIndex[screen].map { accountant.screens[Int($0)].tally }
+  }
+
+  /// All-time nanoseconds of the app (`nil`) or a screen, without copying its tally.
+  private static func nanos(of screen: String?, in accountant: borrowing Accountant) -> Int64 {
+    guard let screen else { return accountant.app.nanos }
+    guard let index = accountant.screenIndex[screen] else { return 0 }
+    return accountant.screens[Int(index)].tally.nanos
+  }
+
+  /// Nanoseconds of the app (`nil`) or a screen on `day`, without copying its tally.
+  private static func nanos(of screen: String?, on day: Day, in accountant: borrowing Accountant) -> Int64 {
+    guard let screen else { return accountant.app.nanos(on: day) }
+    guard let index = accountant.screenIndex[screen] else { return 0 }
+    return accountant.screens[Int(index)].tally.nanos(on: day)
   }
 
   /// The qualifier of app active days (any time above zero).
@@ -55,15 +76,15 @@ struct RuleBook {
       }
     }
     guard !waiting.isEmpty else { return [] }
-    var context = Context(m: m, accountant: accountant, today: accountant.span(at: m).day)
+    var context = Context(m: m, today: accountant.span(at: m).day)
     var records: [UnlockRecord] = []
     var still: [Int] = []
     for index in waiting {
-      let rule = rules[index]
-      guard holds(rule.condition, &context) else {
+      guard Self.holds(rules[index].condition, &context, accountant, qualifiers) else {
         still.append(index)
         continue
       }
+      let rule = rules[index]
       let record = UnlockRecord(
         rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot,
         wall: accountant.wall(at: m), points: rule.points)
@@ -91,20 +112,24 @@ struct RuleBook {
     wantsTicks && accountant.app.nanos > 0 && accountant.app.nanos % tick == 0
   }
 
+  /// What one evaluation shares between rules. The accountant is passed beside it, never
+  /// stored: a copy of it costs a retain and a release of each of its collections.
   private struct Context {
     let m: Int64
-    let accountant: Accountant
     let today: Day
     var view: UsageView?
   }
 
-  private func holds(_ condition: Condition, _ context: inout Context) -> Bool {
-    let accountant = context.accountant
+  // Static, with the qualifiers passed in: as a method it made `evaluate` copy the whole book.
+  private static func holds(
+    _ condition: Condition, _ context: inout Context, _ accountant: borrowing Accountant,
+    _ qualifiers: borrowing [DayQualifier.Key: DayQualifier]
+  ) -> Bool {
     switch condition {
     case .appTime(let d):
       return accountant.app.nanos >= d.nanoseconds
     case .screenTime(let name, let d):
-      return (Self.tally(for: name, in: accountant)?.nanos ?? 0) >= d.nanoseconds
+      return Self.nanos(of: name, in: accountant) >= d.nanoseconds
     case .visits(let name, let n):
       return (accountant.screenIndex[name].map { accountant.screens[Int($0)].visits } ?? 0) >= n
     case .sessions(let n):
@@ -113,23 +138,27 @@ struct RuleBook {
       guard let qualifier = qualifiers[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else {
         return false
       }
-      let provisional = provisionalDay(qualifier, context)
+      let provisional = provisionalDay(qualifier, context, accountant)
       let extra = provisional.map { qualifier.days.contains($0.ordinal) ? 0 : 1 } ?? 0
       return qualifier.count + extra >= n
     case .streak(let n, let minimum, let screen):
       guard let qualifier = qualifiers[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else {
         return false
       }
-      let longest = provisionalDay(qualifier, context).map { qualifier.longest(with: $0) } ?? qualifier.longest
+      let provisional = provisionalDay(qualifier, context, accountant)
+      let longest = provisional.map { qualifier.longest(with: $0) } ?? qualifier.longest
       return longest >= n
     case .all(let parts):
-      for part in parts where !holds(part, &context) { return false }
+      for part in parts where !holds(part, &context, accountant, qualifiers) { return false }
       return true
     case .any(let parts):
-      for part in parts where holds(part, &context) { return true }
+      for part in parts where holds(part, &context, accountant, qualifiers) { return true }
       return false
     case .check(let check):
-      if context.view == nil { context.view = makeView(at: context.m, accountant, today: context.today) }
+      if context.view == nil {
+        let appDays = qualifiers[Self.appDays] ?? DayQualifier(key: Self.appDays)
+        context.view = makeView(at: context.m, accountant, today: context.today, appDays: appDays)
+      }
       guard let view = context.view else { return false }
       return check.holds(view)
     }
@@ -137,22 +166,29 @@ struct RuleBook {
 
   /// A day with no minimum counts from the instant its subject starts accruing on it:
   /// the condition holds for every later instant, so it holds from this one.
-  private func provisionalDay(_ qualifier: DayQualifier, _ context: Context) -> Day? {
-    guard qualifier.key.minimum == 0, isAccruing(qualifier.key.screen, context.accountant, context.m) else {
+  private static func provisionalDay(
+    _ qualifier: DayQualifier, _ context: Context, _ accountant: borrowing Accountant
+  ) -> Day? {
+    guard qualifier.key.minimum == 0, isAccruing(qualifier.key.screen, accountant, context.m) else {
       return nil
     }
     return context.today
   }
 
-  private func isAccruing(_ screen: String?, _ accountant: Accountant, _ m: Int64) -> Bool {
+  private static func isAccruing(_ screen: String?, _ accountant: borrowing Accountant, _ m: Int64) -> Bool {
     guard accountant.isAccruing(at: m) else { return false }
     guard let screen else { return true }
     return accountant.screenIndex[screen].map { accountant.screens[Int($0)].visible > 0 } ?? false
   }
 
   func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
-    let days = appDays
-    return UsageView(
+    Self.makeView(at: m, accountant, today: today, appDays: appDays)
+  }
+
+  private static func makeView(
+    at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays days: DayQualifier
+  ) -> UsageView {
+    UsageView(
       appSeconds: Double(accountant.app.nanos) / 1e9, sessions: accountant.sessions,
       activeDays: days.count, longestStreak: days.longest,
       currentStreak: days.current(endingOn: today),
@@ -180,13 +216,14 @@ struct RuleBook {
         let have = accountant.app.nanos
         if have < d.nanoseconds { consider(m + (d.nanoseconds - have)) }
       case .screenTime(let name, let d):
-        guard isAccruing(name, accountant, m), let tally = Self.tally(for: name, in: accountant) else { return }
-        if tally.nanos < d.nanoseconds { consider(m + (d.nanoseconds - tally.nanos)) }
+        guard Self.isAccruing(name, accountant, m) else { return }
+        let have = Self.nanos(of: name, in: accountant)
+        if have < d.nanoseconds { consider(m + (d.nanoseconds - have)) }
       case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
-        guard isAccruing(screen, accountant, m) else { return }
+        guard Self.isAccruing(screen, accountant, m) else { return }
         consider(span.end)
         let need = minimum?.nanoseconds ?? 0
-        let have = Self.tally(for: screen, in: accountant)?.nanos(on: span.day) ?? 0
+        let have = Self.nanos(of: screen, on: span.day, in: accountant)
         if need > 0, have < need { consider(m + (need - have)) }
       case .all(let parts), .any(let parts):
         parts.forEach(visit)
@@ -197,8 +234,15 @@ struct RuleBook {
         return
       }
     }
-    for index in waiting { visit(rules[index].condition) }
-    if wantsTicks { consider(m + (tick - accountant.app.nanos % tick)) }
+    var anyCheck = false
+    for index in waiting {
+      if checkOnly[index] {
+        anyCheck = true
+      } else {
+        visit(rules[index].condition)
+      }
+    }
+    if wantsTicks || anyCheck { consider(m + (tick - accountant.app.nanos % tick)) }
     return best == .max ? nil : best
   }
 }

@@ -11,18 +11,24 @@
 /// Dwell uses this instead of `Synchronization.Mutex` because ThreadSanitizer understands
 /// these locks on every platform (it reports false races through `Mutex` on Linux), and
 /// because it also runs on systems older than `Mutex` requires. Same shape as `Mutex`.
+///
+/// The value lives behind a pointer rather than in a stored property, and `withLock` is
+/// inlinable: a class property would be checked for exclusive access at run time on every
+/// call, and a generic call from another module would not be specialised (together about
+/// a third of the cost of a scripted check).
 public final class Locked<Value: ~Copyable>: @unchecked Sendable {
-  // @unchecked: `value` is only touched between lock() and unlock().
+  // @unchecked: `storage` is only touched between acquire() and release().
   #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
   #else
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
   #endif
-  private var value: Value
+  @usableFromInline let storage: UnsafeMutablePointer<Value>
 
   /// Creates a lock around `value`.
   public init(_ value: consuming Value) {
-    self.value = value
+    storage = .allocate(capacity: 1)
+    storage.initialize(to: value)
     #if canImport(Darwin)
       lock = .allocate(capacity: 1)
       lock.initialize(to: os_unfair_lock())
@@ -39,18 +45,31 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     #endif
     lock.deinitialize(count: 1)
     lock.deallocate()
+    storage.deinitialize(count: 1)
+    storage.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value.
-  @inline(__always)
+  @inlinable @inline(__always)
   public func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+    acquire()
+    defer { release() }
+    return try body(&storage.pointee)
+  }
+
+  @usableFromInline func acquire() {
     #if canImport(Darwin)
       os_unfair_lock_lock(lock)
-      defer { os_unfair_lock_unlock(lock) }
     #else
       pthread_mutex_lock(lock)
-      defer { pthread_mutex_unlock(lock) }
     #endif
-    return try body(&value)
+  }
+
+  @usableFromInline func release() {
+    #if canImport(Darwin)
+      os_unfair_lock_unlock(lock)
+    #else
+      pthread_mutex_unlock(lock)
+    #endif
   }
 }
