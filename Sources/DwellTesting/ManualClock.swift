@@ -27,6 +27,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
     var boot: String
     var timers: [Timer] = []
     var nextID = 0
+    var horizon: Int64?
   }
 
   private let state: Locked<State>
@@ -42,6 +43,9 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
 
   public var isSynchronous: Bool { true }
 
+  /// The instant ``advance(to:)`` is moving to, while it runs the timers on the way.
+  public var horizon: MonotonicInstant? { state.withLock { $0.horizon.map(MonotonicInstant.init(nanoseconds:)) } }
+
   /// Moves time forward by `duration`, running every timer due on the way.
   public func advance(by duration: Duration) {
     let (seconds, attoseconds) = duration.components
@@ -51,6 +55,11 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
 
   /// Moves time forward to `instant` (never backwards), running every timer due on the way.
   public func advance(to instant: MonotonicInstant) {
+    let outer = state.withLock { state -> Int64? in
+      defer { state.horizon = instant.nanoseconds }
+      return state.horizon
+    }
+    defer { state.withLock { $0.horizon = outer } }
     while true {
       let due = state.withLock { state -> Timer? in
         guard

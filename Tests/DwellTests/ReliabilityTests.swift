@@ -210,8 +210,8 @@ import Testing
 }
 
 @Suite struct FloodTests {
-  /// A writer that cannot keep up (its queue blocked) never lets the hot-path buffer grow
-  /// past its bound; every event is still counted.
+  /// A writer that cannot keep up (its queue blocked) never lets the hot-path buffer, nor
+  /// the visit rows waiting for it, grow past their bounds; every visit is still counted.
   @Test func theEventBufferIsBounded() throws {
     let dir = TemporaryStore()
     let clock = SystemMonotonicClock()
@@ -230,6 +230,12 @@ import Testing
     release.signal()
     #expect(peak <= Engine.maximumWaitingEvents)
     #expect(engine.visits("S") == 300_000)
+    #expect(engine.pendingVisitRecords <= Engine.maximumPendingVisitRecords)
+    let dropped = engine.droppedVisitRecords
+    #expect(dropped >= 300_000 - Engine.maximumPendingVisitRecords * 2)
     engine.terminate()
+    let store = try Store(path: dir.path, readOnly: true)
+    #expect(try store.visits().count == 300_000 - dropped)
+    #expect(try UsageReport(store: store).screens["S"]?.visits == 300_000)
   }
 }

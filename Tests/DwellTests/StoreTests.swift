@@ -1,4 +1,4 @@
-import Dwell
+@_spi(Testing) import Dwell
 import DwellTesting
 import Foundation
 import Testing
@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func aCrashWhileActiveLosesAtMostTheCheckpointInterval() throws {
-    for crashAfter in [0.5, 1.999, 2.0, 7.3, 61.0] {
+    for crashAfter in [0.5, 1.999, 2.0, 7.3, 61.0, 10 * 365 * 86_400 + 1.3] {
       let rig = Rig()
       var engine = try rig.launch()
       engine.record(.active)
@@ -34,6 +34,22 @@ import Testing
       #expect(kept <= crashAfter + 0.001)
       #expect(kept >= crashAfter - 2.001, "crash after \(crashAfter)s kept \(kept)s")
     }
+  }
+
+  /// A clock that jumps (a replay, the harness) checkpoints once before the instant it
+  /// jumps to, not once every interval: ten years of use in one step is one checkpoint,
+  /// where it was 158 million (a fuzzed trace made `dwell replay` run for hours).
+  @Test func aJumpOfTheClockCheckpointsOnceBeforeItsEnd() throws {
+    let rig = Rig()
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(10 * 365 * 86_400)
+    // The one scheduled before the jump was known, and the one in its last interval.
+    #expect(engine.periodicCheckpoints == 2)
+    for _ in 0..<10 { rig.advance(1) }  // time in small steps: one every interval
+    #expect(engine.periodicCheckpoints == 7)
+    #expect(engine.report().app.time == .seconds(10 * 365 * 86_400 + 10))
+    engine.terminate()
   }
 
   @Test func unlocksArePersistedBeforeTheyAreAnnounced() throws {

@@ -20,6 +20,17 @@ public protocol EngineScheduler: Sendable {
   /// Whether ``perform(_:)`` runs work immediately on the calling thread. A synchronous
   /// scheduler lets the engine process every event as it is recorded (tests, replay).
   var isSynchronous: Bool { get }
+  /// While the scheduler runs timers on its way to an instant it already knows (a manual
+  /// clock jumping forward), that instant; `nil` for real time. Nothing is recorded before
+  /// the horizon, so the engine makes one periodic checkpoint in the last interval before
+  /// it instead of one every interval: a replay of ten idle-free days costs the same as a
+  /// replay of ten minutes, and a crash at the horizon still loses less than one interval.
+  var horizon: MonotonicInstant? { get }
+}
+
+extension EngineScheduler {
+  /// Real time has no horizon.
+  public var horizon: MonotonicInstant? { nil }
 }
 
 /// The production scheduler: a serial dispatch queue with timers measured on a monotonic clock.

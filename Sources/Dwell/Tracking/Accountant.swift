@@ -212,7 +212,11 @@ struct Accountant {
     if screens[Int(index)].visible == 0 {
       visibleScreens.removeAll { $0 == index }
     }
-    pending.closedVisits.append(record(visit, ended: wall(at: m)))
+    if pending.closedVisits.count < Self.maximumPendingVisitRecords {
+      pending.closedVisits.append(record(visit, ended: wall(at: m)))
+    } else {
+      droppedVisitRecords += 1
+    }
     if collectsEvents { events.append(.screenLeft(screens[Int(index)].name)) }
     revision &+= 1
   }
@@ -281,6 +285,11 @@ struct Accountant {
     }
     for visit in batch.visits { pending.visits[intern(visit.screen), default: 0] += visit.count }
     pending.closedVisits = batch.closedVisits + pending.closedVisits
+    let excess = pending.closedVisits.count - Self.maximumPendingVisitRecords
+    if excess > 0 {
+      pending.closedVisits.removeLast(excess)
+      droppedVisitRecords += excess
+    }
     pending.sessions += batch.sessions
     if pending.lastStop == nil { pending.lastStop = batch.lastStop }
     pending.unlocks = batch.unlocks + pending.unlocks
@@ -292,6 +301,15 @@ struct Accountant {
 
   /// Closed visits waiting to be folded.
   var pendingVisitCount: Int { pending.closedVisits.count }
+
+  /// The most closed visits kept row by row while they wait to be folded (about 3 MB).
+  /// Only a writer that is stalled (a full or failing disk) or a flood far beyond any app
+  /// (hundreds of thousands of screen changes a second) reaches it; past it, visits still
+  /// count in every total and visit count, but their rows in `visits` are not kept.
+  static let maximumPendingVisitRecords = 65_536
+
+  /// Visits counted whose rows were not kept, because of the bound above.
+  private(set) var droppedVisitRecords = 0
 
   /// Whether anything waits to be folded into the store.
   var hasPendingChanges: Bool { !pending.isEmpty }

@@ -42,6 +42,8 @@ public final class Engine: Sendable {
     var lastFold: Int64
     /// Notifications waiting for the checkpoint that persists what came before them.
     var notifications: [UsageNotification] = []
+    /// Periodic checkpoints so far (for tests).
+    var periodicCheckpoints = 0
     /// Listeners in force (replaced on hot reload).
     var listeners: [any UsageListener]
     /// A fold was asked for because of a flood of visits and has not run yet.
@@ -120,6 +122,19 @@ public final class Engine: Sendable {
 
   /// Events recorded but not yet applied (for tests).
   @_spi(Testing) public var waitingEvents: Int { buffer.count }
+
+  /// The most closed visits whose rows wait in memory for the writer; past it, visits still
+  /// count in all totals but their individual rows (the `visits` table) are not kept.
+  @_spi(Testing) public static var maximumPendingVisitRecords: Int { Accountant.maximumPendingVisitRecords }
+
+  /// Visits counted without their row, because the writer could not keep up (for tests).
+  @_spi(Testing) public var droppedVisitRecords: Int { state.withLock { $0.accountant.droppedVisitRecords } }
+
+  /// Checkpoints made by the periodic timer so far (for tests).
+  @_spi(Testing) public var periodicCheckpoints: Int { state.withLock { $0.periodicCheckpoints } }
+
+  /// Closed visits waiting in memory for the writer (for tests).
+  @_spi(Testing) public var pendingVisitRecords: Int { state.withLock { $0.accountant.pendingVisitCount } }
 
   /// Records an event now. Safe from any thread; costs a clock read and an append.
   ///
@@ -279,13 +294,24 @@ public final class Engine: Sendable {
     if state.checkpoint == nil,
       state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges
     {
-      let at = MonotonicInstant(nanoseconds: cursor) + configuration.checkpointInterval
-      state.checkpoint = scheduler.schedule(at: at) { [weak self] in self?.checkpointFired() }
+      let interval = max(configuration.checkpointInterval.nanoseconds, 1)
+      var at = cursor &+ interval
+      if let horizon = scheduler.horizon?.nanoseconds, horizon > at {
+        // The clock is jumping to `horizon` with nothing recorded on the way: one
+        // checkpoint in the last interval before it does what all the others would.
+        at += (horizon - at) / interval * interval
+      }
+      state.checkpoint = scheduler.schedule(at: MonotonicInstant(nanoseconds: at)) { [weak self] in
+        self?.checkpointFired()
+      }
     }
   }
 
   private func checkpointFired() {
-    state.withLock { $0.checkpoint = nil }
+    state.withLock {
+      $0.checkpoint = nil
+      $0.periodicCheckpoints += 1
+    }
     checkpoint()
   }
 
