@@ -4,7 +4,7 @@
 //   swift run -c release dwell-bench --json     # one JSON object
 //   swift run -c release dwell-bench --quick    # tiny sizes (a smoke run for CI)
 import CSQLite
-@_spi(Benchmarks) import Dwell
+@_spi(Benchmarks) @_spi(Testing) import Dwell
 import DwellLua
 import DwellTesting
 import Foundation
@@ -88,14 +88,21 @@ hotEngine.record(.appear(screen: "Home", id: ids[0]))
 }
 // The median over batches of 100 (the timer's own cost amortised); the 99th percentile over
 // single transitions (timer included: an upper bound).
-// An app makes a few transitions a second; the benchmark makes millions, so it lets the
-// writer catch up (untimed) every 10 samples, as it would between real transitions.
-let hotMedian = measure(samples: quick ? 2_000 : 20_000, batch: 100, between: { hotEngine.process() }, transition)
-  .median
-let hot = (
-  median: hotMedian,
-  p99: measure(samples: quick ? 20_000 : 200_000, between: { hotEngine.process() }, transition).p99
-)
+// An app makes a few transitions a second; the benchmark makes millions, twenty times what
+// the writer can store, so it lets the writer catch up (untimed) every 10 samples, as it
+// would between real transitions, and folds every 500 (the most visits it then holds, 50,000,
+// stays under the bound past which visit rows are not kept).
+var catchUps = 0
+@MainActor func catchUp() {
+  hotEngine.process()
+  catchUps += 1
+  if catchUps % 50 == 0 { try? hotEngine.commit() }
+}
+let hotMedian = measure(samples: quick ? 2_000 : 20_000, batch: 100, between: catchUp, transition).median
+let hot = (median: hotMedian, p99: measure(samples: quick ? 20_000 : 200_000, between: catchUp, transition).p99)
+if hotEngine.droppedVisitRecords > 0 {
+  log("the writer fell behind: \(hotEngine.droppedVisitRecords) visit rows not kept")
+}
 hotEngine.terminate()
 
 // MARK: The alternatives
@@ -213,8 +220,11 @@ let checks = (0..<100).map {
 .joined(separator: "\n")
 let checkPack = try LuaRulePack(scripts: [("checks.lua", checks)])
 let luaClock = ManualClock()
+// Checkpoints (every 2 s of use) are the writer's cost, measured above, not the checks':
+// they are pushed out of the measured ticks.
 let luaEngine = try Engine(
-  store: Store(path: ":memory:"), configuration: .init(rules: checkPack.rules), clock: luaClock,
+  store: Store(path: ":memory:"), configuration: .init(checkpointInterval: .seconds(3600), rules: checkPack.rules),
+  clock: luaClock,
   wallClock: ManualWallClock(clock: luaClock), scheduler: luaClock)
 luaEngine.record(.active)
 let tick = measure(samples: quick ? 200 : 2000) { luaClock.advance(by: .seconds(1)) }.median
