@@ -132,10 +132,12 @@ import Testing
     engine.record(.active)
     let running = LockedBox(true)
     let recorded = LockedBox(0)
+    let started = DispatchSemaphore(value: 0)
     let done = DispatchSemaphore(value: 0)
-    DispatchQueue.global().async {
+    Thread.detachNewThread {
       var count = 0
       while running.value {
+        if count == 1 { started.signal() }
         let id = ScreenInstance(number: UInt(count))
         engine.record(.appear(screen: "S", id: id))
         engine.record(.disappear(id: id))
@@ -145,6 +147,7 @@ import Testing
       recorded.update { $0 = count }
       done.signal()
     }
+    started.wait()
     var reloads = 0
     for n in 1...300 {
       try version(n).write(toFile: file, atomically: true, encoding: .utf8)
