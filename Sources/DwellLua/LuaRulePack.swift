@@ -377,9 +377,10 @@ public final class LuaRulePack: UsageListener {
     var result: [Level] = []
     for item in items {
       guard case .array(let pair) = item, pair.count == 2, case .string(let name) = pair[0],
-        case .number(let points, _) = pair[1], points >= 0, points == points.rounded()
+        case .number(let points, _) = pair[1], points >= 0, points == points.rounded(), points <= 1e15
       else {
-        return state.raise("\(place) each level is { \"Name\", points }, with whole, non-negative points")
+        return state.raise(
+          "\(place) each level is { \"Name\", points }, with whole points from 0 to 1,000,000,000,000,000")
       }
       result.append(Level(name, points: Int(points)))
     }

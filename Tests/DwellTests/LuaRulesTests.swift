@@ -34,6 +34,8 @@ import Testing
     ("unlock(42)", "rules.lua:1"),
     ("\n\nerror('boom')", "rules.lua:3"),
     ("while true do end", "instruction budget"),
+    // Found by the fuzzer: a level's points too large for an integer trapped.
+    ("levels {\n  { \"Beginner\", 0 },\n  { \"Star\", 111111111111111111111111117 },\n}", "rules.lua:1"),
   ])
   func scriptsThatDoNotLoadAreRejectedWithFileAndLine(text: String, mentions: String) {
     #expect {
