@@ -49,6 +49,7 @@ do {
   case "kill-soak": try KillSoakCommand.run(arguments)
   case "kill-child": try KillSoakCommand.child(arguments)
   case "share-child": try KillSoakCommand.sharingChild(arguments)
+  case "disk-soak": try DiskSoakCommand.run(arguments)
   case "--version", "version": print(version)
   case "--help", "-h", "help": print(help)
   default: throw UsageError("unknown command '\(command)'; run 'dwell --help'")

@@ -209,6 +209,29 @@ import Testing
   }
 }
 
+@Suite struct FailingCommitTests {
+  /// A fold that fails at its commit, after it added a new screen, rolls back: the next
+  /// fold must not use that screen's id (it once did, and the screen's visits and time
+  /// went to a row that did not exist; found by scripts/disk-soak).
+  @Test func aRolledBackFoldForgetsTheScreensItAdded() throws {
+    let rig = Rig()
+    let engine = try rig.launch()
+    engine.record(.active)
+    try engine.store.simulateFailingCommits(true)
+    engine.record(.appear(screen: "Fresh", id: ScreenInstance("f")))
+    rig.advance(40)
+    engine.record(.disappear(id: ScreenInstance("f")))
+    #expect(throws: (any Error).self) { try engine.commit() }
+    try engine.store.simulateFailingCommits(false)
+    try engine.commit()
+    engine.terminate()
+    let stored = try UsageReport(store: Store(path: rig.store.path, readOnly: true))
+    #expect(stored.screens["Fresh"]?.visits == 1)
+    #expect(stored.screens["Fresh"]?.time == .seconds(40))
+    #expect(try Store(path: rig.store.path, readOnly: true).visits().map(\.screen) == ["Fresh"])
+  }
+}
+
 @Suite struct FloodTests {
   /// A writer that cannot keep up (its queue blocked) never lets the hot-path buffer, nor
   /// the visit rows waiting for it, grow past their bounds; every visit is still counted.

@@ -1,3 +1,4 @@
+internal import CSQLite
 internal import Foundation
 
 extension Store {
@@ -66,5 +67,14 @@ extension Store {
   @_spi(Testing)
   public func simulateWriteFailures(_ on: Bool) throws {
     try write { database in try database.execute("PRAGMA query_only=\(on ? 1 : 0)") }
+  }
+
+  /// Makes every transaction fail at its commit, after all its statements ran (SQLite
+  /// then rolls it back), as a disk that fills up during the write would.
+  @_spi(Testing)
+  public func simulateFailingCommits(_ on: Bool) throws {
+    try write { database in
+      _ = sqlite3_commit_hook(database.handle, on ? { _ in 1 } : nil, nil)
+    }
   }
 }

@@ -55,6 +55,7 @@ extension Store {
           DELETE FROM awards; DELETE FROM listener_state; DELETE FROM state;
           """)
       }
+      forgetScreenIDs()
       try? database.execute("PRAGMA wal_checkpoint(TRUNCATE); VACUUM;")
     }
     for journal in Journal.list(storePath: path) { Journal.remove(path: journal.path) }

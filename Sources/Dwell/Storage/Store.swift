@@ -281,7 +281,7 @@ public final class Store: @unchecked Sendable {
   /// `sequence` are folded, so recovering that journal after a crash never counts twice.
   func fold(_ batch: CheckpointBatch, journal: String?, sequence: UInt64) throws {
     try queue.sync {
-      try database.transaction {
+      try writeTransaction {
         try apply(batch)
         if let journal {
           try setState("folded:" + journal, Int64(bitPattern: sequence))
@@ -303,7 +303,7 @@ public final class Store: @unchecked Sendable {
         // Visits still open when the process died end at its last checkpoint.
         batch.closedVisits += batch.openVisits
         batch.openVisits = []
-        try database.transaction {
+        try writeTransaction {
           try apply(batch)
           try setState("folded:" + journal.owner, Int64.max)
         }
@@ -394,6 +394,21 @@ public final class Store: @unchecked Sendable {
       listener.reset()
     }
   }
+
+  /// A transaction that may add screens. If it rolls back (a full disk, say), the screen
+  /// ids it cached roll back with it: a stale id would send later visits and screen
+  /// totals to a row that does not exist, and lose them.
+  private func writeTransaction(_ body: () throws -> Void) throws {
+    do {
+      try database.transaction(body)
+    } catch {
+      screenIDs.removeAll()
+      throw error
+    }
+  }
+
+  /// Forgets the cached screen ids (after the screens table was emptied).
+  func forgetScreenIDs() { screenIDs.removeAll() }
 
   private func screenID(_ name: String) throws -> Int64 {
     if let id = screenIDs[name] { return id }

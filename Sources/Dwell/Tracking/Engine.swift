@@ -54,6 +54,11 @@ public final class Engine: Sendable {
   private struct Committer: ~Copyable {
     var journal: Journal?
     var announced = Set<String>()
+    /// Folds that failed in a row (a full disk, say), and the instant before which a
+    /// checkpoint that cannot journal does not try to fold again: the backlog grows while
+    /// the disk is full, and retrying it every interval would cost more each time.
+    var failedFolds = 0
+    var retryFoldAt: Int64 = .min
   }
 
   private struct Handlers {
@@ -339,13 +344,13 @@ public final class Engine: Sendable {
       guard let batch else { return fold }
       guard let journal = committer.journal else {
         state.withLock { $0.notifications = notes + $0.notifications }
-        return true
+        return clock.now().nanoseconds >= committer.retryFoldAt
       }
       do {
         try journal.write(batch)
       } catch {
         state.withLock { $0.notifications = notes + $0.notifications }
-        return true
+        return clock.now().nanoseconds >= committer.retryFoldAt
       }
       announce(batch.unlocks, notes, &committer)
       return false
@@ -410,7 +415,17 @@ public final class Engine: Sendable {
   private func commitReportingErrors() {
     do {
       try commit()
+      committer.withLock {
+        $0.failedFolds = 0
+        $0.retryFoldAt = .min
+      }
     } catch {
+      let now = clock.now().nanoseconds
+      committer.withLock {
+        $0.failedFolds += 1
+        let backoff = configuration.checkpointInterval.nanoseconds << min($0.failedFolds, 5)
+        $0.retryFoldAt = now &+ min(backoff, 60_000_000_000)
+      }
       let report = handlers.withLock { $0.error }
       for handler in report { handler(error) }
     }
