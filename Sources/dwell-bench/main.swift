@@ -3,6 +3,7 @@
 //   swift run -c release dwell-bench            # the table
 //   swift run -c release dwell-bench --json     # one JSON object
 //   swift run -c release dwell-bench --quick    # tiny sizes (a smoke run for CI)
+//   swift run -c release dwell-bench --scale 10 # the store at 10x: 10 heavy years, 10M visits
 import CSQLite
 @_spi(Benchmarks) @_spi(Testing) import Dwell
 import DwellLua
@@ -15,10 +16,15 @@ import Foundation
   import Darwin
 #endif
 
-let arguments = Set(CommandLine.arguments.dropFirst())
+let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
-let yearVisits = quick ? 20_000 : 1_000_000
+/// `--scale N`: N heavy years of N million visits, to show how costs grow with data.
+let scale =
+  arguments.firstIndex(of: "--scale").flatMap { arguments.dropFirst($0 + 1).first }.flatMap { Int($0) }
+  .map { max(1, min($0, 1000)) } ?? 1
+let yearVisits = quick ? 20_000 : 1_000_000 * scale
+let storeDays = 365 * scale
 let screensCount = 50
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -151,7 +157,7 @@ var writerNanos: Int64 = 0
 while written < yearVisits {
   let count = min(batchSize, yearVisits - written)
   let visits = (0..<count).map { i -> Store.SyntheticVisit in
-    let dayIndex = Int32((written + i) * 365 / yearVisits)
+    let dayIndex = Int32((written + i) * storeDays / yearVisits)
     let offset = Int64.random(in: 0..<86_000, using: &rng) * 1_000_000_000
     return Store.SyntheticVisit(
       screen: names[Int.random(in: 0..<screensCount, using: &rng)],
@@ -171,7 +177,7 @@ report("bytes_per_visit", bytesPerVisit, "bytes", target: "≤ 80", pass: bytesP
 // MARK: Opening the year store and recovering an interrupted session
 
 log("open and recover...")
-let lastDay = firstDay.adding(days: 364)
+let lastDay = firstDay.adding(days: Int32(storeDays - 1))
 let manual = ManualClock()
 let wall = ManualWallClock(
   clock: manual,
@@ -275,11 +281,12 @@ report("peak_rss_mb", peak, "MiB", target: "≤ 64", pass: peak <= 64)
 // MARK: Output
 
 if json {
-  let fields = results.map { "\"\($0.key)\": \(($0.value * 100).rounded() / 100)" }
+  let fields = ["\"scale\": \(scale)"] + results.map { "\"\($0.key)\": \(($0.value * 100).rounded() / 100)" }
   print("{\n  " + fields.joined(separator: ",\n  ") + "\n}")
 } else {
   print(
-    "dwell-bench\(quick ? " --quick" : "") · \(yearVisits) visits in the year store · \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    "dwell-bench\(quick ? " --quick" : "") · \(yearVisits) visits over \(storeDays) days in the year store"
+      + " · \(ProcessInfo.processInfo.activeProcessorCount) cores"
   )
   print("")
   print("figure".padding(toLength: 30, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")

@@ -1,6 +1,7 @@
-import Dwell
 import DwellTesting
 import Testing
+
+@testable import Dwell
 
 @Suite struct RulesTests {
   @Test func jsonRulesParseIntoConditions() throws {
@@ -107,5 +108,34 @@ import Testing
     rig.advance(4000)
     engine = try rig.launch()
     #expect(engine.report().unlocks["five"] == first)
+  }
+}
+
+@Suite struct DayQualifierTests {
+  /// Runs are kept by their ends, so streaks cost O(1); checked against walking the days.
+  @Test(arguments: 1...20)
+  func runsMatchAWalkOverTheDays(seed: Int) {
+    var rng = SeededGenerator(seed: UInt64(seed))
+    var qualifier = DayQualifier(key: .init(screen: nil, minimum: 0))
+    var days = Set<Int32>()
+    func walk(_ d: Int32, _ step: Int32) -> Int32 {
+      var n: Int32 = 0
+      while days.contains(d + step * (n + 1)) { n += 1 }
+      return n
+    }
+    for _ in 0..<300 {
+      let day = Int32.random(in: 0..<400, using: &rng)
+      qualifier.insert(Day(ordinal: day))
+      days.insert(day)
+      let probe = Int32.random(in: -2..<402, using: &rng)
+      let through = days.contains(probe) ? walk(probe, -1) + 1 + walk(probe, 1) : 0
+      if days.contains(probe) { #expect(qualifier.run(through: Day(ordinal: probe)) == Int(through)) }
+      let end = days.contains(probe) ? probe : probe - 1
+      let current = days.contains(end) ? Int(walk(end, -1)) + 1 : 0
+      #expect(qualifier.current(endingOn: Day(ordinal: probe)) == current)
+      let longest = days.map { d in days.contains(d - 1) ? 0 : Int(walk(d, 1)) + 1 }.max() ?? 0
+      #expect(qualifier.longest == longest)
+      #expect(qualifier.longest(with: Day(ordinal: probe)) == max(longest, Int(walk(probe, -1) + 1 + walk(probe, 1))))
+    }
   }
 }

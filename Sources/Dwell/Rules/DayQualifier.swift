@@ -9,6 +9,10 @@ struct DayQualifier: Sendable {
   let key: Key
   private(set) var days = Set<Int32>()
   private(set) var longest = 0
+  /// Every run of consecutive days, by its first and by its last day, so the run through
+  /// or ending on a day is found in O(1) rather than by walking years of a streak.
+  private var runEnd: [Int32: Int32] = [:]
+  private var runStart: [Int32: Int32] = [:]
 
   init(key: Key) { self.key = key }
 
@@ -18,17 +22,39 @@ struct DayQualifier: Sendable {
   var count: Int { days.count }
 
   mutating func insert(_ day: Day) {
-    guard days.insert(day.ordinal).inserted else { return }
-    longest = max(longest, run(through: day))
+    let d = day.ordinal
+    guard days.insert(d).inserted else { return }
+    // Join the run ending the day before and the run starting the day after, if any.
+    let start = runStart.removeValue(forKey: d - 1) ?? d
+    let end = runEnd.removeValue(forKey: d + 1) ?? d
+    runEnd[start] = end
+    runStart[end] = start
+    longest = max(longest, Int(end - start) + 1)
   }
 
   /// The length of the run of qualifying days through `day`, counting `day` itself.
   func run(through day: Day) -> Int {
-    var left = 0
-    while days.contains(day.ordinal - Int32(left) - 1) { left += 1 }
-    var right = 0
-    while days.contains(day.ordinal + Int32(right) + 1) { right += 1 }
+    let d = day.ordinal
+    if days.contains(d) { return Int(end(of: d) - start(of: d)) + 1 }
+    let left = days.contains(d - 1) ? Int(d - start(of: d - 1)) : 0
+    let right = days.contains(d + 1) ? Int(end(of: d + 1) - d) : 0
     return left + 1 + right
+  }
+
+  /// The first day of the run holding `d` (which qualifies).
+  private func start(of d: Int32) -> Int32 {
+    if let start = runStart[d] { return start }  // `d` ends its run: the common case
+    var first = d
+    while days.contains(first - 1) { first -= 1 }
+    return first
+  }
+
+  /// The last day of the run holding `d` (which qualifies).
+  private func end(of d: Int32) -> Int32 {
+    if let end = runEnd[d] { return end }  // `d` starts its run
+    var last = d
+    while days.contains(last + 1) { last += 1 }
+    return last
   }
 
   /// The longest streak if `day` also qualified.
@@ -40,8 +66,7 @@ struct DayQualifier: Sendable {
   func current(endingOn day: Day) -> Int {
     var end = day.ordinal
     if !days.contains(end) { end -= 1 }
-    var n = 0
-    while days.contains(end - Int32(n)) { n += 1 }
-    return n
+    guard days.contains(end) else { return 0 }
+    return Int(end - start(of: end)) + 1
   }
 }

@@ -31,7 +31,7 @@ extension RuleBook {
     }
   }
 
-  private func progress(of condition: Condition, _ accountant: Accountant, today: Day) -> RuleProgress {
+  private func progress(of condition: Condition, _ accountant: borrowing Accountant, today: Day) -> RuleProgress {
     func ratio(_ have: Double, _ need: Double) -> Double { need <= 0 ? 1 : min(1, max(0, have / need)) }
     func time(_ have: Int64, _ need: Int64, _ place: String) -> RuleProgress {
       let haveWords = Condition.words(.nanoseconds(min(have, need)), like: .nanoseconds(need))
@@ -77,14 +77,16 @@ extension RuleBook {
       if longest >= n { result.isUnlocked = true }
       return result
     case .all(let parts):
-      let inner = parts.map { progress(of: $0, accountant, today: today) }
+      var inner: [RuleProgress] = []
+      for part in parts { inner.append(progress(of: part, accountant, today: today)) }
       let weakest = inner.min { $0.fraction < $1.fraction }
       return RuleProgress(
         fraction: weakest?.fraction ?? 1, summary: inner.map(\.summary).joined(separator: "; "),
         remaining: inner.filter { !$0.isUnlocked }.map(\.remaining).joined(separator: " and "),
         isUnlocked: inner.allSatisfy(\.isUnlocked), parts: inner)
     case .any(let parts):
-      let inner = parts.map { progress(of: $0, accountant, today: today) }
+      var inner: [RuleProgress] = []
+      for part in parts { inner.append(progress(of: part, accountant, today: today)) }
       let best = inner.max { $0.fraction < $1.fraction }
       return RuleProgress(
         fraction: best?.fraction ?? 0, summary: inner.map(\.summary).joined(separator: " or "),
