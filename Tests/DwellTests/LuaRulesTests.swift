@@ -36,6 +36,8 @@ import Testing
     ("while true do end", "instruction budget"),
     // Found by the fuzzer: a level's points too large for an integer trapped.
     ("levels {\n  { \"Beginner\", 0 },\n  { \"Star\", 111111111111111111111111117 },\n}", "rules.lua:1"),
+    // Also found by the fuzzer: 1e12 seconds passed the old bound and overflowed nanoseconds.
+    ("unlock \"big\" { when = { appSeconds = hours(100000000) } }", "'big'"),
   ])
   func scriptsThatDoNotLoadAreRejectedWithFileAndLine(text: String, mentions: String) {
     #expect {

@@ -24,6 +24,7 @@ import Testing
     (#"[{"id":"t","when":{"sessions":1}},{"id":"t","when":{"sessions":2}}]"#, "t"),
     (#"[{"when":{"sessions":1}}]"#, "#1"),
     (#"[{"id":"s","when":{"sessions":"2"}}]"#, "s"),
+    (#"[{"id":"huge","when":{"appSeconds":5e11}}]"#, "huge"),  // overflowed nanoseconds once
   ])
   func invalidRulesNameTheRule(text: String, names: String) {
     #expect {

@@ -24,7 +24,8 @@ extension Condition {
     }
     func seconds(_ key: String) throws(RuleError) -> Duration {
       let n = try number(key)
-      guard n < 1e12 else { throw RuleError("'\(key)' is too large (\(n))") }
+      // Nanoseconds must fit in 64 bits with room to add instants: about 31 years at most.
+      guard n <= 1e9 else { throw RuleError("'\(key)' is too large (\(n)); at most 1,000,000,000 seconds") }
       return .nanoseconds(Int64((n * 1e9).rounded()))
     }
     func screen() throws(RuleError) -> String {
