@@ -89,6 +89,24 @@ import Testing
     #expect(stored.app.days.count == 2)
   }
 
+  /// A forged or damaged store whose totals add up past 64 bits, or are negative, opens
+  /// without a crash: totals saturate, negative ones count as none. (Found when the
+  /// benchmark's 100x store held more than 292 years of synthetic screen time.)
+  @Test func absurdTotalsInTheStoreSaturate() throws {
+    let store = TemporaryStore()
+    _ = try Store(path: store.path)
+    let sql = """
+      INSERT INTO day_totals VALUES('2026-01-01', 0, 9000000000000000000);
+      INSERT INTO day_totals VALUES('2026-01-02', 0, 9000000000000000000);
+      INSERT INTO day_totals VALUES('2026-01-03', 0, -5000000000);
+      """
+    let sqlite = try Subprocess.run("/usr/bin/env", ["sqlite3", store.path, sql])
+    guard sqlite.status == 0 else { return }  // no sqlite3 shell here
+    let report = try UsageReport(store: Store(path: store.path, readOnly: true))
+    #expect(report.app.time == .nanoseconds(Int64.max))
+    #expect(report.app.days[Day(ordinal: 20456)] == nil)  // 2026-01-03: negative, so none
+  }
+
   @Test func aStoreFromANewerSchemaIsLeftUntouched() throws {
     let store = TemporaryStore()
     _ = try Store(path: store.path)

@@ -34,6 +34,8 @@ import Testing
     // Found by the fuzzer: a year far from 1970 overflowed nanoseconds since 1970.
     ([#"{"t":0,"event":"launch","wall":"1013-01-01T00:00:00Z","tz":"UTC"}"#], 1),
     ([#"{"t":0,"event":"launch","wall":"9999-12-31T23:59:59Z","tz":"UTC"}"#], 1),
+    // Passed the old bound (1e11) and overflowed nanoseconds: a crash.
+    ([#"{"t":0,"event":"launch","wall":"2026-01-01T00:00:00Z","tz":"UTC"}"#, #"{"t":5e10,"event":"active"}"#], 2),
   ])
   func invalidTracesNameTheLine(lines: [String], line: Int) {
     #expect {

@@ -178,7 +178,7 @@ public final class Store: @unchecked Sendable {
       while try days.step() {
         guard let day = days.day(0) else { continue }
         let screen = days.int(1)
-        let nanos = days.int(2)
+        let nanos = max(0, days.int(2))  // a damaged store's negative total counts as none
         if screen == 0 {
           usage.app.add(nanos, on: day)
         } else if let index = names[screen] {

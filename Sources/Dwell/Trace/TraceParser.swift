@@ -70,8 +70,9 @@ public enum TraceParser {
     guard case .number(let seconds, _) = tValue else {
       throw TraceError(line: number, "'t' must be a number, not \(tValue.typeName)")
     }
-    guard seconds >= 0, seconds < 1e11 else {
-      throw TraceError(line: number, "'t' is out of range (\(seconds))")
+    // Nanoseconds in 64 bits, with room to add intervals: about 95 years of uptime.
+    guard seconds >= 0, seconds <= 3e9 else {
+      throw TraceError(line: number, "'t' is out of range (\(seconds)); it must be from 0 to 3,000,000,000 seconds")
     }
     let t = MonotonicInstant(nanoseconds: Int64((seconds * 1e6).rounded()) * 1000)
     guard let eventValue = value["event"] else { throw TraceError(line: number, "'event' is missing") }

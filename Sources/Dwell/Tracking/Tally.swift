@@ -3,10 +3,12 @@ struct Tally: Sendable, Equatable {
   var nanos: Int64 = 0
   var days: [Day: Int64] = [:]
 
+  /// Adds time, saturating at 292 years rather than trapping: only a damaged or forged
+  /// store holds that much, and it must not crash the app that opens it.
   @inline(__always)
   mutating func add(_ amount: Int64, on day: Day) {
-    nanos += amount
-    days[day, default: 0] += amount
+    nanos = nanos.saturatingAdd(amount)
+    days[day, default: 0] = days[day, default: 0].saturatingAdd(amount)
   }
 
   func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
@@ -37,4 +39,13 @@ struct RestoredUsage: Sendable {
   var unlocks: [UnlockRecord] = []
   var points = 0
   var listenerStates: [String: String] = [:]
+}
+
+extension Int64 {
+  /// `self + other`, clamped to the representable range instead of trapping.
+  @inline(__always)
+  func saturatingAdd(_ other: Int64) -> Int64 {
+    let (sum, overflow) = addingReportingOverflow(other)
+    return overflow ? (other > 0 ? .max : .min) : sum
+  }
 }
