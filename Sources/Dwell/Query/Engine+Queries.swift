@@ -97,6 +97,7 @@ extension Engine {
 
   /// The run of qualifying days ending today, or yesterday if today does not qualify yet.
   public func currentStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
+    if let streaks = appStreaks(subject, minimumPerDay) { return streaks.current }
     let days = Set(qualifyingDays(subject, minimumPerDay).map(\.ordinal))
     var end = today.ordinal
     if !days.contains(end) { end -= 1 }
@@ -107,6 +108,7 @@ extension Engine {
 
   /// The longest run of consecutive qualifying days.
   public func longestStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
+    if let streaks = appStreaks(subject, minimumPerDay) { return streaks.longest }
     var longest = 0
     var run = 0
     var previous: Int32?
@@ -128,6 +130,33 @@ extension Engine {
 
   /// Every unlock so far, by rule id.
   public var unlocks: [String: UnlockRecord] { reading { _, book, _ in book.unlocked } }
+
+  /// The app's streaks from the rule book's qualifier of active days, which keeps its runs
+  /// as days are credited: O(1), where a pass over the days costs milliseconds after
+  /// years of use. `nil` (use the pass) for other subjects or minimums, or when more than
+  /// today or yesterday is not in the qualifier yet.
+  private func appStreaks(_ subject: Subject, _ minimum: Duration) -> (longest: Int, current: Int)? {
+    guard subject.name == nil, minimum == .zero else { return nil }
+    return reading { accountant, book, now -> (longest: Int, current: Int)? in
+      let qualifier = book.appDays
+      let today = accountant.span(at: now).day
+      let yesterday = today.adding(days: -1)
+      var missing = Set(accountant.pendingCreditedDays.filter { accountant.app.nanos(on: $0) > 0 })
+      for item in accountant.projected(nil, to: now) where item.nanos > 0 { missing.insert(item.day) }
+      missing = missing.filter { !qualifier.days.contains($0.ordinal) }
+      func runEnding(on day: Day) -> Int { qualifier.days.contains(day.ordinal) ? qualifier.current(endingOn: day) : 0 }
+      switch missing.first {
+      case nil where missing.isEmpty:
+        return (qualifier.longest, qualifier.current(endingOn: today))
+      case today? where missing.count == 1:
+        return (qualifier.longest(with: today), runEnding(on: yesterday) + 1)
+      case yesterday? where missing.count == 1 && !qualifier.days.contains(today.ordinal):
+        return (qualifier.longest(with: yesterday), runEnding(on: yesterday.adding(days: -1)) + 1)
+      default:
+        return nil
+      }
+    }
+  }
 
   /// Sorted days on which `subject` reached the minimum, counting time still open.
   private func qualifyingDays(_ subject: Subject, _ minimum: Duration) -> [Day] {

@@ -122,6 +122,9 @@ struct Accountant {
     revision &+= 1
   }
 
+  /// The days credited since the rule book last took them.
+  var pendingCreditedDays: [Day] { creditedDays }
+
   /// The days credited since the previous call (usually one), for rule qualifiers.
   mutating func takeCreditedDays() -> [Day] {
     defer { creditedDays.removeAll(keepingCapacity: true) }
