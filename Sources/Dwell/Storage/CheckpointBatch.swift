@@ -49,8 +49,7 @@ struct PendingChanges: Sendable {
 
   @inline(__always)
   mutating func add(_ amount: Int64, day: Day, screen: Int32) {
-    days[DayKey(day: day, screen: screen), default: 0] = days[DayKey(day: day, screen: screen), default: 0]
-      .saturatingAdd(amount)
+    days[DayKey(day: day, screen: screen), default: 0].addSaturating(amount)
   }
 
   var isEmpty: Bool {

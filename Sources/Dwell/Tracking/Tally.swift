@@ -7,8 +7,8 @@ struct Tally: Sendable, Equatable {
   /// store holds that much, and it must not crash the app that opens it.
   @inline(__always)
   mutating func add(_ amount: Int64, on day: Day) {
-    nanos = nanos.saturatingAdd(amount)
-    days[day, default: 0] = days[day, default: 0].saturatingAdd(amount)
+    nanos.addSaturating(amount)
+    days[day, default: 0].addSaturating(amount)
   }
 
   func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
@@ -42,10 +42,11 @@ struct RestoredUsage: Sendable {
 }
 
 extension Int64 {
-  /// `self + other`, clamped to the representable range instead of trapping.
+  /// Adds `other`, clamped to the representable range instead of trapping. In place, so a
+  /// dictionary entry is looked up once (`days[day, default: 0].addSaturating(n)`).
   @inline(__always)
-  func saturatingAdd(_ other: Int64) -> Int64 {
+  mutating func addSaturating(_ other: Int64) {
     let (sum, overflow) = addingReportingOverflow(other)
-    return overflow ? (other > 0 ? .max : .min) : sum
+    self = overflow ? (other > 0 ? .max : .min) : sum
   }
 }
