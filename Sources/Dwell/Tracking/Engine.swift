@@ -342,18 +342,14 @@ public final class Engine: Sendable {
         return (state.accountant.batch(take: false), false, state.notifications)
       }
       guard let batch else { return fold }
-      guard let journal = committer.journal else {
-        state.withLock { $0.notifications = notes + $0.notifications }
-        return clock.now().nanoseconds >= committer.retryFoldAt
+      if let journal = committer.journal, (try? journal.write(batch)) != nil {
+        announce(batch.unlocks, notes, &committer)
+        return false
       }
-      do {
-        try journal.write(batch)
-      } catch {
-        state.withLock { $0.notifications = notes + $0.notifications }
-        return clock.now().nanoseconds >= committer.retryFoldAt
-      }
-      announce(batch.unlocks, notes, &committer)
-      return false
+      // No journal, or it could not be written: fold instead (unless folds are backing
+      // off), and announce only once that is done.
+      state.withLock { $0.notifications = notes + $0.notifications }
+      return clock.now().nanoseconds >= committer.retryFoldAt
     }
     if foldNow { commitReportingErrors() }
     state.withLock { scheduleTimers(&$0) }
