@@ -81,11 +81,7 @@ final class LuaRuntime: Sendable {
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         do {
-          try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
-            state.current = pointer
-            defer { state.current = nil }
-            try state.protectedCall(arguments: 4, results: 0)
-          }
+          try state.protectedCall(arguments: 4, results: 0, usage: usage)
           actions += state.actions
           if let saved = try savedState(state, plugin), saved != box.savedStates[plugin] {
             box.savedStates[plugin] = saved
@@ -190,11 +186,7 @@ final class LuaRuntime: Sendable {
       state.pushReference(ref)
       state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
       do {
-        try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
-          state.current = pointer
-          defer { state.current = nil }
-          try state.protectedCall(arguments: 1, results: 1)
-        }
+        try state.protectedCall(arguments: 1, results: 1, usage: usage)
       } catch {
         box.disabled.insert(rule)
         return .failure(ScriptError((error as? ScriptError)?.message ?? "\(error)", rule: rule))

@@ -143,6 +143,16 @@ final class LuaState {
 
   /// Runs `body` (which pushes a function and its arguments) as a protected call of
   /// script code under the budget and memory cap. Returns the number of results pushed.
+  /// ``protectedCall(arguments:results:)`` with `usage` readable through `u.screen(name)`
+  /// for the length of the call, and not a moment longer.
+  func protectedCall(arguments: Int32, results: Int32, usage: UsageView) throws(ScriptError) {
+    try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
+      current = pointer
+      defer { current = nil }
+      try protectedCall(arguments: arguments, results: results)
+    }
+  }
+
   func protectedCall(arguments: Int32, results: Int32) throws(ScriptError) {
     limits.pointee.budget = limits.pointee.per_call
     limits.pointee.exhausted = 0
