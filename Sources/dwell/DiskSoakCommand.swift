@@ -70,7 +70,8 @@ enum DiskSoakCommand {
         }
         let storedVisits = stored.screens.values.reduce(0) { $0 + $1.visits }
         if storedVisits != visits { problems.append("visits stored \(storedVisits), recorded \(visits)") }
-        if try store.visits().count != visits { problems.append("visit rows \(try store.visits().count)") }
+        let rows = try store.visits().count
+        if rows != visits { problems.append("visit rows \(rows), recorded \(visits)") }
       } catch {
         problems.append("after freeing the disk: \(error)")
       }
