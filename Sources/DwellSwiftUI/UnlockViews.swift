@@ -32,9 +32,7 @@
       if usage.isUnlocked(rule) {
         content()
       } else {
-        locked(
-          usage.progress(of: rule)
-            ?? RuleProgress(fraction: 0, summary: "", remaining: "", isUnlocked: false, parts: []))
+        locked(usage.progress(of: rule) ?? .unknown)
       }
     }
   }

@@ -9,7 +9,7 @@
   final class LifecycleObserver: NSObject, UIGestureRecognizerDelegate {
     let tracker: Tracker
     let scenes: SceneCoordinator
-    private var observers: [NSObjectProtocol] = []
+    private var observers: [any NSObjectProtocol] = []
     private var watchedWindows = Set<ObjectIdentifier>()
 
     init(tracker: Tracker) {
@@ -17,53 +17,72 @@
       scenes = SceneCoordinator { event in tracker.record(event) }
       super.init()
       let center = NotificationCenter.default
-      func observe(_ name: Notification.Name, _ body: @escaping @MainActor @Sendable (Notification) -> Void) {
+      // A Notification is not Sendable: only its object, cast to a main-actor (so Sendable)
+      // UIKit class, enters the main actor.
+      func observe<Object: Sendable>(
+        _ name: Notification.Name, object: Object.Type, _ body: @escaping @MainActor @Sendable (Object?) -> Void
+      ) {
         observers.append(
           center.addObserver(forName: name, object: nil, queue: .main) { note in
-            MainActor.assumeIsolated { body(note) }
+            let object = note.object as? Object
+            MainActor.assumeIsolated { body(object) }
           })
+      }
+      func observe(_ name: Notification.Name, _ body: @escaping @MainActor @Sendable () -> Void) {
+        observers.append(
+          center.addObserver(forName: name, object: nil, queue: .main) { _ in MainActor.assumeIsolated { body() } })
       }
       let usesScenes = Bundle.main.object(forInfoDictionaryKey: "UIApplicationSceneManifest") != nil
       if usesScenes {
-        observe(UIScene.willEnterForegroundNotification) { [weak self] in self?.scene($0, .foregroundInactive) }
-        observe(UIScene.didActivateNotification) { [weak self] in self?.scene($0, .foregroundActive) }
-        observe(UIScene.willDeactivateNotification) { [weak self] in self?.scene($0, .foregroundInactive) }
-        observe(UIScene.didEnterBackgroundNotification) { [weak self] in self?.scene($0, .background) }
-        observe(UIScene.didDisconnectNotification) { [weak self] in self?.scene($0, .unattached) }
+        observe(UIScene.willEnterForegroundNotification, object: UIScene.self) { [weak self] in
+          self?.scene($0, .foregroundInactive)
+        }
+        observe(UIScene.didActivateNotification, object: UIScene.self) { [weak self] in
+          self?.scene($0, .foregroundActive)
+        }
+        observe(UIScene.willDeactivateNotification, object: UIScene.self) { [weak self] in
+          self?.scene($0, .foregroundInactive)
+        }
+        observe(UIScene.didEnterBackgroundNotification, object: UIScene.self) { [weak self] in
+          self?.scene($0, .background)
+        }
+        observe(UIScene.didDisconnectNotification, object: UIScene.self) { [weak self] in
+          self?.scene($0, .unattached)
+        }
       } else {
         let app = ScreenInstance("application")
-        observe(UIApplication.willEnterForegroundNotification) { [weak self] _ in
+        observe(UIApplication.willEnterForegroundNotification) { [weak self] in
           self?.scenes.scene(app, is: .foregroundInactive)
         }
-        observe(UIApplication.didBecomeActiveNotification) { [weak self] _ in
+        observe(UIApplication.didBecomeActiveNotification) { [weak self] in
           self?.scenes.scene(app, is: .foregroundActive)
         }
-        observe(UIApplication.willResignActiveNotification) { [weak self] _ in
+        observe(UIApplication.willResignActiveNotification) { [weak self] in
           self?.scenes.scene(app, is: .foregroundInactive)
         }
-        observe(UIApplication.didEnterBackgroundNotification) { [weak self] _ in
+        observe(UIApplication.didEnterBackgroundNotification) { [weak self] in
           self?.scenes.scene(app, is: .background)
         }
       }
-      observe(UIApplication.didEnterBackgroundNotification) { [weak self] _ in self?.commitInBackgroundTask() }
-      observe(UIApplication.willTerminateNotification) { [weak self] _ in self?.tracker.engine?.terminate() }
+      observe(UIApplication.didEnterBackgroundNotification) { [weak self] in self?.commitInBackgroundTask() }
+      observe(UIApplication.willTerminateNotification) { [weak self] in self?.tracker.engine?.terminate() }
       for name in [
         UIApplication.significantTimeChangeNotification, .NSSystemClockDidChange, .NSSystemTimeZoneDidChange,
       ] {
-        observe(name) { [weak self] _ in
+        observe(name) { [weak self] in
           self?.tracker.record(.clockChanged(wall: WallInstant(Date()), timeZone: TimeZone.current))
         }
       }
-      observe(UIWindow.didBecomeVisibleNotification) { [weak self] note in
-        if let window = note.object as? UIWindow { self?.watchTouches(in: window) }
+      observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
+        if let window { self?.watchTouches(in: window) }
       }
       if UIApplication.shared.applicationState == .active {
         scenes.scene(ScreenInstance(usesScenes ? "launch" : "application"), is: .foregroundActive)
       }
     }
 
-    private func scene(_ note: Notification, _ state: SceneCoordinator.SceneState) {
-      guard let scene = note.object as? UIScene else { return }
+    private func scene(_ scene: UIScene?, _ state: SceneCoordinator.SceneState) {
+      guard let scene else { return }
       scenes.scene(ScreenInstance(ObjectIdentifier(scene)), is: state)
       scenes.scene(ScreenInstance("launch"), is: .unattached)
     }

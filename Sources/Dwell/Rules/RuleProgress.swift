@@ -16,6 +16,11 @@ public struct RuleProgress: Sendable, Equatable {
   public var parts: [RuleProgress]
 }
 
+extension RuleProgress {
+  /// The progress of a rule the rule book does not have: nothing done, locked.
+  package static let unknown = RuleProgress(fraction: 0, summary: "", remaining: "", isUnlocked: false, parts: [])
+}
+
 extension RuleBook {
   /// The progress of every rule, in order.
   func progress(at m: Int64, _ accountant: inout Accountant) -> [(rule: Rule, progress: RuleProgress)] {
