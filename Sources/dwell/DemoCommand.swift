@@ -3,21 +3,25 @@ internal import DwellTesting
 internal import Foundation
 
 enum DemoCommand {
-  static let help = """
-    USAGE: dwell demo [--days N] [--seed N] [--out DIR] [--html FILE]
-
-    Simulates N days (default 28) of a sample learning app (navigation, sheets, Control
-    Centre, backgrounding, a time-zone change, the odd crash) through the real engine and
-    store, with the sample rule pack from rules/learning, prints the report and writes the
-    HTML report. Deterministic for a given seed.
-
-    OPTIONS:
-      --days N     Days to simulate (1-3650, default 28)
-      --seed N     Random seed (default 1)
-      --out DIR    Keep the store, the trace and report.html in DIR
-      --html FILE  Where to write the HTML report (default: DIR/report.html with --out,
-                   otherwise dwell-demo.html in the current folder)
-    """
+  static let command = Command(
+    name: "demo",
+    summary: "Simulate weeks of a sample learning app and print its report",
+    discussion: """
+      Simulates N days (default 28) of a sample learning app (navigation, sheets, Control
+      Centre, backgrounding, a time-zone change, the odd crash) through the real engine and
+      store, with the sample rule pack from rules/learning, prints the report and writes the
+      HTML report. Deterministic for a given seed.
+      """,
+    options: [
+      .value("days", "N", "Days to simulate (1-3650, default 28)"),
+      .value("seed", "N", "Random seed (default 1)"),
+      .value("out", "DIR", "Keep the store, the trace and report.html in DIR"),
+      .value(
+        "html", "FILE",
+        "Where to write the HTML report (default: DIR/report.html with --out, otherwise dwell-demo.html in the current folder)"
+      ),
+    ],
+    run: run)
 
   /// The sample learning-app pack: next to the sources in a checkout, or in ./rules.
   static func samplePack() -> String? {
@@ -35,9 +39,7 @@ enum DemoCommand {
     Rule("regular", when: .sessions(20)),
   ]
 
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["days", "seed", "out", "html"], boolean: ["help"])
-    if args.flag("help") { return print(help) }
+  static func run(_ args: Arguments) throws {
     let days = try args.integer("days", default: 28, range: 1...3650)
     let seed = try args.integer("seed", default: 1, range: 0...Int.max)
     let events = TraceGenerator(days: days, seed: UInt64(seed)).events()

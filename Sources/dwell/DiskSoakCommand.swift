@@ -16,17 +16,22 @@ internal import Foundation
 /// next fold wrote everything: the store's totals equal the engine's, to the nanosecond,
 /// and the store passes the integrity check. `scripts/disk-soak` runs it on a tiny tmpfs.
 enum DiskSoakCommand {
-  static let help = """
-    USAGE: dwell disk-soak DIR [--rounds N] [--seed N]
+  static let command = Command(
+    name: "disk-soak",
+    summary: "Fill the disk under a recording store and check that nothing is lost",
+    discussion: """
+      Fills the file system holding DIR (use a small tmpfs: see scripts/disk-soak), records
+      while nothing can be written, frees the space, and checks that nothing was lost.
+      """,
+    arguments: [.init("DIR", "A folder on a small file system of its own")],
+    options: [
+      .value("rounds", "N", "Rounds of filling and freeing (default 10)"),
+      .value("seed", "N", "Random seed (default 1)"),
+    ],
+    run: run)
 
-    Fills the file system holding DIR (use a small tmpfs: see scripts/disk-soak), records
-    while nothing can be written, frees the space, and checks that nothing was lost.
-    """
-
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["rounds", "seed"], boolean: ["help"])
-    if args.flag("help") { return print(help) }
-    guard let directory = args.positionals.first else { throw UsageError("disk-soak takes a directory") }
+  static func run(_ args: Arguments) throws {
+    let directory = args.argument("DIR")
     let rounds = try args.integer("rounds", default: 10, range: 1...10_000)
     var rng = SeededGenerator(seed: UInt64(try args.integer("seed", default: 1, range: 0...Int.max)))
     let storePath = directory + "/usage.sqlite"

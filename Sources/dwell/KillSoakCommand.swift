@@ -13,19 +13,44 @@ internal import Foundation
 /// integrity check, reopen, keep all but at most the checkpoint interval of app time, and
 /// hold every unlock the child announced.
 enum KillSoakCommand {
-  static let help = """
-    USAGE: dwell kill-soak [--trials N] [--seed N] [--checkpoint-interval S]
+  static let command = Command(
+    name: "kill-soak",
+    summary: "Kill -9 the engine at random moments and check what the store kept",
+    discussion: """
+      Kill -9 trials of the engine in a child process (see Reliability in the docs).
+      Prints one line per trial and a summary; exit 1 if any trial lost more than allowed.
+      """,
+    options: [
+      .value("trials", "N", "Number of trials (default 20)"),
+      .value("seed", "N", "Random seed (default 1)"),
+      .value("checkpoint-interval", "S", "The child's commit interval (default 0.25)"),
+    ],
+    run: run)
 
-    Kill -9 trials of the engine in a child process (see Reliability in the docs).
-    Prints one line per trial and a summary; exit 1 if any trial lost more than allowed.
-    """
+  /// The process `kill-soak` kills.
+  static let childCommand = Command(
+    name: "kill-child",
+    summary: "The process kill-soak kills",
+    discussion: "Records in real time into STORE until killed; prints each unlock.",
+    arguments: [.init("STORE", "The store to record into")],
+    options: [.value("checkpoint-interval", "S", "Commit interval (default 2)")],
+    isHidden: true,
+    run: child)
+
+  /// The second process of the two-process store test.
+  static let sharingCommand = Command(
+    name: "share-child",
+    summary: "A second process recording into a shared store",
+    discussion: "Records for SECONDS into STORE, which another process uses too, then quits cleanly.",
+    arguments: [.init("STORE", "The shared store"), .init("SECONDS", "How long to record")],
+    isHidden: true,
+    run: sharingChild)
 
   static let rules = (1...40).map { Rule("t\($0)", when: .appTime(.milliseconds(Int64($0) * 150))) }
 
   /// The child: records in real time until killed.
-  static func child(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["checkpoint-interval"], boolean: [])
-    guard let path = args.positionals.first else { throw UsageError("kill-child takes a store path") }
+  static func child(_ args: Arguments) throws {
+    let path = args.argument("STORE")
     let interval = try args.seconds("checkpoint-interval") ?? .seconds(2)
     let clock = SystemMonotonicClock()
     let engine = try Engine(
@@ -47,11 +72,12 @@ enum KillSoakCommand {
 
   /// A child for the two-process test: records for some seconds into a shared store, then
   /// quits cleanly and prints what it added and how many errors it saw.
-  static func sharingChild(_ raw: [String]) throws {
-    guard raw.count == 2, let seconds = Double(raw[1]) else { throw UsageError("share-child STORE SECONDS") }
+  static func sharingChild(_ args: Arguments) throws {
+    guard let seconds = Double(args.argument("SECONDS")) else { throw UsageError("SECONDS is a number") }
     let clock = SystemMonotonicClock()
     let engine = try Engine(
-      store: Store(path: raw[0]), configuration: .init(checkpointInterval: .milliseconds(100)), clock: clock)
+      store: Store(path: args.argument("STORE")), configuration: .init(checkpointInterval: .milliseconds(100)),
+      clock: clock)
     let errors = LockedCount()
     engine.onError { _ in errors.add() }
     let before = engine.report().app.time
@@ -70,9 +96,7 @@ enum KillSoakCommand {
     print("added \(added.seconds) errors \(errors.value)")
   }
 
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["trials", "seed", "checkpoint-interval"], boolean: ["help"])
-    if args.flag("help") { return print(help) }
+  static func run(_ args: Arguments) throws {
     let trials = try args.integer("trials", default: 20, range: 1...100_000)
     let interval = try args.seconds("checkpoint-interval") ?? .milliseconds(250)
     var rng = SeededGenerator(seed: UInt64(try args.integer("seed", default: 1, range: 0...Int.max)))

@@ -4,33 +4,34 @@ internal import DwellTesting
 internal import Foundation
 
 enum ReplayCommand {
-  static let help = """
-    USAGE: dwell replay TRACE [options]
+  static let command = Command(
+    name: "replay",
+    summary: "Replay a lifecycle trace through the engine and print the report",
+    discussion: """
+      Feeds a lifecycle trace (JSON Lines, see TRACE.md) to the real engine on a manual
+      clock, with a real SQLite store, and prints the report.
+      """,
+    arguments: [.init("TRACE", "The trace: one JSON object a line")],
+    options: [
+      .value("rules", "FILE|DIR", "Rules: a JSON file (.json), a Lua script (.lua) or a directory of them"),
+      .value("idle-timeout", "S", "Stop accruing S seconds after the last touch (default off)"),
+      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+      .value("checkpoint-interval", "S", "Commit interval while accruing (default 2)"),
+      .value("store", "PATH", "Keep the store at PATH (default: a temporary file)"),
+      .flag("json", "Print the report as JSON"),
+    ],
+    sections: [
+      .init(
+        "EXAMPLES",
+        """
+        dwell replay trace.jsonl --rules rules.json --json
+        dwell replay trace.jsonl --store usage.sqlite && dwell report usage.sqlite
+        """)
+    ],
+    run: run)
 
-    Feeds a lifecycle trace (JSON Lines, see TRACE.md) to the real engine on a manual
-    clock, with a real SQLite store, and prints the report.
-
-    OPTIONS:
-      --rules FILE|DIR             Rules: a JSON file (.json), a Lua script (.lua) or a directory of them
-      --idle-timeout S             Stop accruing S seconds after the last touch (default off)
-      --session-timeout S          Gap that starts a new session (default 1800)
-      --checkpoint-interval S      Commit interval while accruing (default 2)
-      --store PATH                 Keep the store at PATH (default: a temporary file)
-      --json                       Print the report as JSON
-
-    EXAMPLES:
-      dwell replay trace.jsonl --rules rules.json --json
-      dwell replay trace.jsonl --store usage.sqlite && dwell report usage.sqlite
-    """
-
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(
-      raw, valued: ["rules", "idle-timeout", "session-timeout", "checkpoint-interval", "store"],
-      boolean: ["json", "help"])
-    if args.flag("help") { return print(help) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("replay takes one trace file; run 'dwell replay --help'")
-    }
+  static func run(_ args: Arguments) throws {
+    let path = args.argument("TRACE")
     var configuration = Engine.Configuration()
     configuration.idleTimeout = try args.seconds("idle-timeout")
     if let timeout = try args.seconds("session-timeout") { configuration.sessionTimeout = timeout }

@@ -2,32 +2,35 @@ internal import Dwell
 internal import Foundation
 
 enum ReportCommand {
-  static let help = """
-    USAGE: dwell report STORE [--json] [--html FILE] [--days N] [--screen NAME] [--rules PATH]
+  static let command = Command(
+    name: "report",
+    summary: "Print the report of an existing store",
+    discussion: """
+      Prints the report of an existing store (for example one downloaded from a device with
+      Xcode's "Download Container"): app time, sessions, streaks, a table of screens, a daily
+      bar chart and the unlocks. Unlock times are wall-clock times. "Today" is the last day
+      with time in the store.
+      """,
+    arguments: [.init("STORE", "The SQLite store")],
+    options: [
+      .flag("json", "Print the report as JSON (the shape of dwell replay --json)"),
+      .value("html", "FILE", "Also write a self-contained HTML page with charts"),
+      .value("days", "N", "Days in the bar chart (default 14)"),
+      .value("screen", "NAME", "The chart and totals for one screen instead of the app"),
+      .value("rules", "PATH", "Show these rules (JSON or Lua) with their state and progress"),
+    ],
+    sections: [
+      .init(
+        "EXAMPLES",
+        """
+        dwell report usage.sqlite
+        dwell report usage.sqlite --html report.html --days 60
+        """)
+    ],
+    run: run)
 
-    Prints the report of an existing store (for example one downloaded from a device with
-    Xcode's "Download Container"): app time, sessions, streaks, a table of screens, a daily
-    bar chart and the unlocks. Unlock times are wall-clock times. "Today" is the last day
-    with time in the store.
-
-    OPTIONS:
-      --json          Print the report as JSON (the shape of dwell replay --json)
-      --html FILE     Also write a self-contained HTML page with charts
-      --days N        Days in the bar chart (default 14)
-      --screen NAME   The chart and totals for one screen instead of the app
-      --rules PATH    Show these rules (JSON or Lua) with their state and progress
-
-    EXAMPLES:
-      dwell report usage.sqlite
-      dwell report usage.sqlite --html report.html --days 60
-    """
-
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["html", "days", "screen", "rules"], boolean: ["json", "help"])
-    if args.flag("help") { return print(help) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("report takes one store file; run 'dwell report --help'")
-    }
+  static func run(_ args: Arguments) throws {
+    let path = args.argument("STORE")
     guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
     let days = try args.integer("days", default: 14, range: 1...3650)
     let report: UsageReport

@@ -4,33 +4,24 @@ internal import Foundation
 
 /// `dwell rules check FILE|DIR`: validates rules and explains each in words.
 enum RulesCommand {
-  static let help = """
-    USAGE: dwell rules check FILE|DIR
-
-    Validates a JSON rules file, a Lua script, or a folder of scripts: syntax, the forms of
-    TRACE.md, repeated ids, and uses of what the sandbox does not offer (io, os, require...).
-    Then explains each rule in words. Exit 0 when valid, 1 when not.
-
-    EXAMPLE:
-      dwell rules check rules/learning
-    """
+  static let command = Command(
+    name: "rules check",
+    summary: "Validate rules (JSON or Lua) and explain each in words",
+    discussion: """
+      Validates a JSON rules file, a Lua script, or a folder of scripts: syntax, the forms of
+      TRACE.md, repeated ids, and uses of what the sandbox does not offer (io, os, require...).
+      Then explains each rule in words. Exit 0 when valid, 1 when not.
+      """,
+    arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],
+    sections: [.init("EXAMPLE", "dwell rules check rules/learning")],
+    run: run)
 
   static let forbidden = [
     "io", "os", "debug", "package", "require", "load", "loadfile", "dofile", "collectgarbage", "rawset",
   ]
 
-  static func run(_ raw: [String]) throws {
-    var raw = raw
-    if raw.first == "check" {
-      raw.removeFirst()
-    } else if !raw.contains("--help") {
-      throw UsageError("rules takes a subcommand: dwell rules check FILE|DIR")
-    }
-    let args = try Arguments(raw, valued: [], boolean: ["help"])
-    if args.flag("help") { return print(help) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("rules check takes one file or folder; run 'dwell rules check --help'")
-    }
+  static func run(_ args: Arguments) throws {
+    let path = args.argument("PATH")
     var warnings: [String] = []
     if !path.hasSuffix(".json") {
       for (file, text) in luaFiles(path) { warnings += sandboxWarnings(file: file, text: text) }

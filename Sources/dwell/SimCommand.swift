@@ -9,41 +9,38 @@ internal import Foundation
 #endif
 
 enum SimCommand {
-  static let help = """
-    USAGE: dwell sim [--rules DIR|FILE] [--store PATH] [--start "YYYY-MM-DD HH:MM"] [--tz ZONE]
-                     [--idle-timeout S] [--session-timeout S] [--script FILE]
+  static let command = Command(
+    name: "sim",
+    summary: "Simulate sessions by hand while writing rules (the harness)",
+    discussion: """
+      A simulated app on a manual clock, for trying rules without building an app. The app
+      starts launched and active. Type commands; the view shows the clock, the screens, the
+      totals, every rule with its progress, and a log. Saving a rules file reloads it at
+      once; a broken file is reported and the previous rules keep running.
+      """,
+    options: [
+      .value("rules", "DIR|FILE", "Rules to load and watch (default: rules/ if it exists)"),
+      .value("store", "PATH", "Keep the store at PATH (default: a temporary file)"),
+      .value("start", "DATE", "Start at this local date and time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
+      .value("tz", "ZONE", "Time zone (default: the system's)"),
+      .value("idle-timeout", "S", "Stop counting S seconds after the last touch (default off)"),
+      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+      .value("script", "FILE", "Run the commands in FILE (- for stdin) and print the log"),
+    ],
+    sections: [
+      .init("COMMANDS", Simulator.help),
+      .init(
+        "EXAMPLE",
+        """
+        dwell sim --rules rules/learning
+        > open Lessons
+        > wait 30m
+        12:05:00 ★ Unlocked bonus-level "Bonus level"
+        """),
+    ],
+    run: run)
 
-    A simulated app on a manual clock, for trying rules without building an app. The app
-    starts launched and active. Type commands; the view shows the clock, the screens, the
-    totals, every rule with its progress, and a log. Saving a rules file reloads it at
-    once; a broken file is reported and the previous rules keep running.
-
-    OPTIONS:
-      --rules DIR|FILE     Rules to load and watch (default: rules/ if it exists)
-      --store PATH         Keep the store at PATH (default: a temporary file)
-      --start DATE         Start at this local date and time (default: today 09:00)
-      --tz ZONE            Time zone (default: the system's)
-      --idle-timeout S     Stop counting S seconds after the last touch (default off)
-      --session-timeout S  Gap that starts a new session (default 1800)
-      --script FILE        Run the commands in FILE (- for stdin) and print the log
-
-    COMMANDS:
-    \(Simulator.help.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
-
-    EXAMPLE:
-      dwell sim --rules rules/learning
-      > open Lessons
-      > wait 30m
-      12:05:00 ★ Unlocked bonus-level "Bonus level"
-    """
-
-  static func run(_ raw: [String]) throws {
-    let args = try Arguments(
-      raw, valued: ["rules", "store", "start", "tz", "idle-timeout", "session-timeout", "script"], boolean: ["help"])
-    if args.flag("help") { return print(help) }
-    guard args.positionals.isEmpty else {
-      throw UsageError("sim takes no positional arguments; run 'dwell sim --help'")
-    }
+  static func run(_ args: Arguments) throws {
     var zone = TimeZone.current
     if let name = args.value("tz") {
       guard let parsed = TimeZone(identifier: name) else {

@@ -3,29 +3,40 @@ internal import Foundation
 
 /// `dwell export`, `dwell erase` and `dwell check`: a store pulled off a device.
 enum StoreCommands {
-  static let exportHelp = """
-    USAGE: dwell export STORE --format json|csv [--out FILE]
+  static let exportCommand = Command(
+    name: "export",
+    summary: "Write every visit, day total and unlock as JSON or CSV",
+    discussion: """
+      Writes every visit, day total and unlock. CSV is RFC 4180 (UTF-8, CRLF, quoted where
+      needed) with ISO 8601 times, one row per record and a 'kind' column.
+      """,
+    arguments: [.init("STORE", "The SQLite store")],
+    options: [
+      .value("format", "json|csv", "The format (required)"),
+      .value("out", "FILE", "Write to FILE instead of standard output"),
+    ],
+    sections: [.init("EXAMPLE", "dwell export usage.sqlite --format csv --out usage.csv")],
+    run: export)
 
-    Writes every visit, day total and unlock. CSV is RFC 4180 (UTF-8, CRLF, quoted where
-    needed) with ISO 8601 times, one row per record and a 'kind' column.
+  static let eraseCommand = Command(
+    name: "erase",
+    summary: "Remove all usage data from a store",
+    discussion: """
+      Removes all usage data from the store (totals, visits, unlocks, points, plugin state)
+      and says what it removed. The file stays, empty.
+      """,
+    arguments: [.init("STORE", "The SQLite store")],
+    run: erase)
 
-    EXAMPLE:
-      dwell export usage.sqlite --format csv --out usage.csv
-    """
-
-  static let eraseHelp = """
-    USAGE: dwell erase STORE
-
-    Removes all usage data from the store (totals, visits, unlocks, points, plugin state)
-    and says what it removed. The file stays, empty.
-    """
-
-  static let checkHelp = """
-    USAGE: dwell check STORE
-
-    Integrity check, schema version, counts, date range and size. Exit 0 when healthy,
-    1 with the reason when not.
-    """
+  static let checkCommand = Command(
+    name: "check",
+    summary: "Integrity, schema, counts and date range of a store",
+    discussion: """
+      Integrity check, schema version, counts, date range and size. Exit 0 when healthy,
+      1 with the reason when not.
+      """,
+    arguments: [.init("STORE", "The SQLite store")],
+    run: check)
 
   static func open(_ path: String, readOnly: Bool) throws -> Store {
     guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
@@ -36,12 +47,8 @@ enum StoreCommands {
     }
   }
 
-  static func export(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: ["format", "out"], boolean: ["help"])
-    if args.flag("help") { return print(exportHelp) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("export takes one store file; run 'dwell export --help'")
-    }
+  static func export(_ args: Arguments) throws {
+    let path = args.argument("STORE")
     guard let format = ExportFormat(rawValue: args.value("format") ?? "") else {
       throw UsageError("export needs --format json or --format csv")
     }
@@ -61,12 +68,8 @@ enum StoreCommands {
     }
   }
 
-  static func erase(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: [], boolean: ["help"])
-    if args.flag("help") { return print(eraseHelp) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("erase takes one store file; run 'dwell erase --help'")
-    }
+  static func erase(_ args: Arguments) throws {
+    let path = args.argument("STORE")
     let store = try open(path, readOnly: false)
     do {
       let removed = try store.erase()
@@ -78,12 +81,8 @@ enum StoreCommands {
     }
   }
 
-  static func check(_ raw: [String]) throws {
-    let args = try Arguments(raw, valued: [], boolean: ["help"])
-    if args.flag("help") { return print(checkHelp) }
-    guard args.positionals.count == 1, let path = args.positionals.first else {
-      throw UsageError("check takes one store file; run 'dwell check --help'")
-    }
+  static func check(_ args: Arguments) throws {
+    let path = args.argument("STORE")
     let store = try open(path, readOnly: true)
     let integrity: [String]
     let summary: Store.Summary

@@ -97,6 +97,33 @@ import Testing
     #expect(junk.stderr.contains("cannot read the store"))
   }
 
+  /// The help comes from the command table: every listed command answers `--help` with its
+  /// own usage, internal commands are not listed, and every command refuses unknown options.
+  @Test func everyListedCommandHasItsOwnHelp() throws {
+    let top = try Self.dwell(["--help"])
+    #expect(top.status == 0)
+    // Rows are "  NAME ARGUMENTS  Summary"; continuation lines of a summary are indented further.
+    let rows = top.stdout.split(separator: "\n", omittingEmptySubsequences: false).drop { $0 != "COMMANDS:" }
+      .dropFirst().prefix { !$0.isEmpty }.filter { !$0.hasPrefix("   ") }
+    let listed = rows.map { row in
+      let synopsis = row.dropFirst(2).components(separatedBy: "  ")[0]
+      return synopsis.split(separator: " ").filter { $0.lowercased() == $0 }.joined(separator: " ")
+    }
+    #expect(listed.contains("replay") && listed.contains("rules check") && listed.contains("sim"))
+    #expect(!listed.contains("kill-child") && !listed.contains("share-child"))
+    for name in listed {
+      let words = name.split(separator: " ").map(String.init)
+      let help = try Self.dwell(words + ["--help"])
+      #expect(help.status == 0, "dwell \(name) --help")
+      #expect(help.stdout.hasPrefix("USAGE: dwell \(name)"), "dwell \(name) --help")
+      #expect(help.stdout.contains("OPTIONS:\n"), "dwell \(name) --help")
+      #expect(try Self.dwell(words + ["--no-such-option"]).status == 2, "dwell \(name) --no-such-option")
+    }
+    #expect(try Self.dwell(["help", "export"]).stdout.hasPrefix("USAGE: dwell export STORE"))
+    #expect(try Self.dwell(["rules"]).status == 2)
+    #expect(try Self.dwell(["replay"]).status == 2)
+  }
+
   @Test func demoRunsAndIsDeterministic() throws {
     let dir = TemporaryStore()
     let a = try Self.dwell(["demo", "--days", "7", "--seed", "4", "--html", dir.directory + "/a.html"])

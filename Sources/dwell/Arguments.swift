@@ -1,8 +1,10 @@
 /// A small hand-written argument parser: flags with values, boolean flags, positionals.
+/// ``Command`` declares what a command accepts and parses through it.
 struct Arguments {
   private(set) var positionals: [String] = []
   private var values: [String: String] = [:]
   private var flags: Set<String> = []
+  private var named: [String: String] = [:]
 
   /// Parses `arguments` against the options a command accepts.
   init(_ arguments: [String], valued: Set<String>, boolean: Set<String>) throws(UsageError) {
@@ -40,6 +42,16 @@ struct Arguments {
       }
     }
   }
+
+  /// The same arguments, the positionals also found by the names given (in order).
+  func naming(_ names: [String]) -> Arguments {
+    var copy = self
+    for (name, value) in zip(names, positionals) { copy.named[name] = value }
+    return copy
+  }
+
+  /// The positional argument declared as `name` (``Command`` checked that it was given).
+  func argument(_ name: String) -> String { named[name] ?? "" }
 
   func value(_ name: String) -> String? { values[name] }
   func flag(_ name: String) -> Bool { flags.contains(name) }

@@ -1,0 +1,144 @@
+/// The declaration of a `dwell` command (name, summary, arguments, options with their help,
+/// what it runs), from which both its parsing and its `--help` text are made.
+struct Command: Sendable {
+  /// One or more words: `replay`, `rules check`.
+  var name: String
+  /// One line for the list in `dwell --help`.
+  var summary: String
+  /// Paragraphs under the usage line of `dwell NAME --help`.
+  var discussion: String
+  /// The positional arguments, in order; each is required.
+  var arguments: [Argument] = []
+  /// The options; `--help` is added to every command.
+  var options: [Option] = []
+  /// Titled blocks after the options, such as EXAMPLES.
+  var sections: [Section] = []
+  /// Internal commands (children of the soak tests) run but are not listed.
+  var isHidden = false
+  /// The work, given arguments already checked against the declaration.
+  var run: @Sendable (Arguments) throws -> Void
+
+  /// A positional argument: its placeholder (`TRACE`) and what it is.
+  struct Argument: Sendable {
+    var name: String
+    var help: String
+    init(_ name: String, _ help: String) {
+      self.name = name
+      self.help = help
+    }
+  }
+
+  /// An option: `--name VALUE` when `value` names a placeholder, a flag when it is nil.
+  struct Option: Sendable {
+    var name: String
+    var value: String?
+    var help: String
+
+    static func value(_ name: String, _ placeholder: String, _ help: String) -> Option {
+      Option(name: name, value: placeholder, help: help)
+    }
+
+    static func flag(_ name: String, _ help: String) -> Option {
+      Option(name: name, value: nil, help: help)
+    }
+
+    /// `--name VALUE` or `--name`.
+    var synopsis: String { "--" + name + (value.map { " " + $0 } ?? "") }
+  }
+
+  /// A titled block of help text, printed as it is, indented.
+  struct Section: Sendable {
+    var title: String
+    var body: String
+    init(_ title: String, _ body: String) {
+      self.title = title
+      self.body = body
+    }
+  }
+
+  /// The option every command takes.
+  static let helpOption = Option.flag("help", "Show this help")
+
+  /// Parses `raw` (what follows the command's name) against the declaration.
+  func parse(_ raw: [String]) throws(UsageError) -> Arguments {
+    let all = options + [Self.helpOption]
+    let parsed = try Arguments(
+      raw, valued: Set(all.filter { $0.value != nil }.map(\.name)),
+      boolean: Set(all.filter { $0.value == nil }.map(\.name)))
+    guard !parsed.flag("help") else { return parsed }
+    guard parsed.positionals.count == arguments.count else {
+      let wanted =
+        arguments.isEmpty
+        ? "no positional arguments" : arguments.map(\.name).joined(separator: " ")
+      throw UsageError("\(name) takes \(wanted); run 'dwell \(name) --help'")
+    }
+    return parsed.naming(arguments.map(\.name))
+  }
+
+  /// Runs the command on `raw`, or prints its help when `--help` is among them.
+  func callAsFunction(_ raw: [String]) throws {
+    let arguments = try parse(raw)
+    if arguments.flag("help") { return print(help) }
+    try run(arguments)
+  }
+
+  /// `dwell NAME --help`.
+  var help: String {
+    let prefix = "USAGE: dwell \(name) "
+    var text = Help.wrap(
+      words: arguments.map(\.name) + options.map { "[\($0.synopsis)]" }, after: prefix, indent: prefix.count)
+    text += "\n\n" + discussion
+    if !arguments.isEmpty {
+      text += "\n\nARGUMENTS:\n" + Help.table(arguments.map { ($0.name, $0.help) })
+    }
+    text += "\n\nOPTIONS:\n" + Help.table((options + [Self.helpOption]).map { ($0.synopsis, $0.help) })
+    for section in sections {
+      text +=
+        "\n\n\(section.title):\n"
+        + section.body.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
+    }
+    return text
+  }
+
+  /// `NAME ARGUMENTS`, as listed in `dwell --help`.
+  var synopsis: String { ([name] + arguments.map(\.name)).joined(separator: " ") }
+}
+
+/// Formatting of help text: word wrapping and two-column tables.
+enum Help {
+  static let width = 90
+
+  /// `prefix` then the words of `text`, wrapped at ``width`` columns, continuation lines
+  /// indented by `indent` spaces.
+  static func wrap(_ text: String, after prefix: String = "", indent: Int) -> String {
+    wrap(words: text.split(separator: " ").map(String.init), after: prefix, indent: indent)
+  }
+
+  /// `prefix` then `words` (each kept whole), wrapped as ``wrap(_:after:indent:)`` does.
+  static func wrap(words: [String], after prefix: String, indent: Int) -> String {
+    var lines: [String] = []
+    var line = prefix
+    var empty = true
+    for word in words {
+      if !empty && line.count + 1 + word.count > width {
+        lines.append(line)
+        line = String(repeating: " ", count: indent) + word
+      } else {
+        line += (empty || line.hasSuffix(" ") ? "" : " ") + word
+      }
+      empty = false
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
+
+  /// Rows of `name  description`, indented two spaces, the descriptions aligned and wrapped.
+  static func table(_ rows: [(String, String)]) -> String {
+    let column = (rows.map(\.0.count).max() ?? 0) + 2
+    return rows.map { name, description in
+      let head = "  " + name + String(repeating: " ", count: column - name.count)
+      return wrap(description, after: head, indent: head.count)
+    }.joined(separator: "\n")
+  }
+}
