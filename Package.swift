@@ -32,7 +32,8 @@ let package = Package(
       name: "Dwell", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellSwiftUI", dependencies: ["Dwell"], swiftSettings: strict),
-    .target(name: "DwellLua", dependencies: ["Dwell", "CLua"], swiftSettings: strict),
+    .target(
+      name: "DwellLua", dependencies: ["Dwell", "CLua"], resources: [.copy("prelude.lua")], swiftSettings: strict),
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
