@@ -281,6 +281,13 @@ struct Accountant {
     return batch
   }
 
+  /// Drops the changes waiting for a store (an engine in memory has none) and returns the
+  /// unlocks among them.
+  mutating func dropPending() -> [UnlockRecord] {
+    defer { pending = PendingChanges() }
+    return pending.unlocks
+  }
+
   /// Puts back changes whose fold failed, so they go with the next one.
   mutating func restore(_ batch: CheckpointBatch) {
     for entry in batch.days {

@@ -24,6 +24,8 @@ public final class Engine: Sendable {
   private let synchronous: Bool
   /// The system clock, when that is the clock: the hot path reads it without an existential call.
   private let systemClock: SystemMonotonicClock?
+  /// Whether the engine keeps everything in memory (no store, journal or checkpoints).
+  private let inMemory: Bool
   private let buffer = EventBuffer()
   private let state: Locked<State>
   private let committer: Locked<Committer>
@@ -79,26 +81,56 @@ public final class Engine: Sendable {
   ///   - launchedAt: when the process started, if before now (the store was opened in the
   ///     background); events recorded meanwhile are fed with ``record(_:at:)``.
   /// - Throws: ``StoreError`` when the store cannot be read; ``RuleError`` for invalid rules.
-  public init(
+  public convenience init(
     store: Store, configuration: Configuration = Configuration(),
     clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(),
     scheduler: (any EngineScheduler)? = nil, launchedAt: MonotonicInstant? = nil
   ) throws {
+    try self.init(
+      store: store, inMemory: false, configuration: configuration, clock: clock, wallClock: wallClock,
+      scheduler: scheduler, launchedAt: launchedAt)
+  }
+
+  /// Launches an engine that keeps everything in memory, for simulations (`dwell balance`):
+  /// it starts from nothing, never reads or writes a store or a journal, makes no
+  /// checkpoints, and announces unlocks and notifications as soon as they happen. What it
+  /// counts is dropped when it goes. Its ``store`` is an empty in-memory placeholder.
+  ///
+  /// - Throws: ``RuleError`` for invalid rules; ``StoreError`` if SQLite cannot make the placeholder.
+  package convenience init(
+    inMemory configuration: Configuration, clock: any MonotonicClock, wallClock: any WallClock,
+    scheduler: any EngineScheduler
+  ) throws {
+    guard let placeholder = Store.placeholder else {
+      throw StoreError.database(DatabaseError(code: 1, message: "cannot open an in-memory SQLite database", sql: nil))
+    }
+    try self.init(
+      store: placeholder, inMemory: true, configuration: configuration, clock: clock, wallClock: wallClock,
+      scheduler: scheduler, launchedAt: nil)
+  }
+
+  private init(
+    store: Store, inMemory: Bool, configuration: Configuration, clock: any MonotonicClock,
+    wallClock: any WallClock, scheduler: (any EngineScheduler)?, launchedAt: MonotonicInstant?
+  ) throws {
     try Rule.validate(configuration.rules)
     self.configuration = configuration
     self.store = store
+    self.inMemory = inMemory
     self.clock = clock
     self.scheduler = scheduler ?? DispatchScheduler(clock: clock)
     synchronous = self.scheduler.isSynchronous
     systemClock = clock as? SystemMonotonicClock
-    let restored: RestoredUsage
-    do {
-      try store.recoverJournals(currentBoot: clock.bootSession)
-      restored = try store.load()
-    } catch let error as DatabaseError {
-      throw StoreError.database(error)
+    var restored = RestoredUsage()
+    if !inMemory {
+      do {
+        try store.recoverJournals(currentBoot: clock.bootSession)
+        restored = try store.load()
+      } catch let error as DatabaseError {
+        throw StoreError.database(error)
+      }
     }
-    let journal = store.isFile ? try? Journal(storePath: store.path) : nil
+    let journal = !inMemory && store.isFile ? try? Journal(storePath: store.path) : nil
     committer = Locked(Committer(journal: journal, announced: Set(restored.unlocks.map(\.rule))))
     // The launch may precede the engine (the store opened in the background): the wall
     // clock at the launch is the wall clock now, minus the time since.
@@ -296,7 +328,7 @@ public final class Engine: Sendable {
         state.wake = (next, work)
       }
     }
-    if state.checkpoint == nil,
+    if !inMemory, state.checkpoint == nil,
       state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges
     {
       let interval = max(configuration.checkpointInterval.nanoseconds, 1)
@@ -328,6 +360,7 @@ public final class Engine: Sendable {
   /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
   /// folds into SQLite when a fold is due or the journal cannot be written.
   func checkpoint() {
+    if inMemory { return release() }
     process()
     let foldNow = committer.withLock { committer -> Bool in
       let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
@@ -362,6 +395,7 @@ public final class Engine: Sendable {
   /// with the next fold.
   /// - Throws: the store's error.
   public func commit() throws {
+    if inMemory { return release() }
     process()
     try committer.withLock { committer in
       guard
@@ -394,6 +428,22 @@ public final class Engine: Sendable {
       }
     }
     state.withLock { scheduleTimers(&$0) }
+  }
+
+  /// A memory engine's checkpoint and commit: what is pending is dropped (it is in the
+  /// totals already) and unlocks and notifications are announced at once.
+  private func release() {
+    process()
+    committer.withLock { committer in
+      let (unlocks, notes) = state.withLock { state -> ([UnlockRecord], [UsageNotification]) in
+        state.lastFold = state.accountant.cursor
+        state.foldRequested = false
+        state.journaled = state.accountant.revision
+        defer { state.notifications.removeAll() }
+        return (state.accountant.dropPending(), state.notifications)
+      }
+      announce(unlocks, notes, &committer)
+    }
   }
 
   private func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
@@ -592,4 +642,10 @@ public final class Engine: Sendable {
     let now = clock.now().nanoseconds
     return state.withLock { body(&$0.accountant, $0.book, max(now, $0.accountant.cursor)) }
   }
+}
+
+extension Store {
+  /// The store of engines that keep everything in memory: an empty in-memory database,
+  /// made once and never written.
+  static let placeholder: Store? = try? Store(path: ":memory:")
 }
