@@ -47,9 +47,7 @@ public final class LuaRulePack: UsageListener {
     } catch {
       throw RuleError(error.message)
     }
-    state.setGlobal("unlock", Self.unlockName)
-    state.setGlobal("achievement", Self.achievementName)
-    state.setGlobal("levels", Self.levels)
+    LuaRuleParser.install(on: state)
     lua_createtable(state.L, 0, 0)
     lua_setglobal(state.L, "host")
     for script in scripts {
@@ -57,9 +55,10 @@ public final class LuaRulePack: UsageListener {
       do {
         try state.run(script.text, name: script.name)
       } catch {
-        throw Self.ruleError(error.message, file: script.name)
+        throw LuaRuleParser.ruleError(error.message, file: script.name)
       }
     }
+    if let unfinished = LuaRuleParser.unfinished(state) { throw unfinished }
     state.actions.removeAll()
     rules = state.collector.rules
     levels = state.collector.levels
@@ -138,211 +137,6 @@ public final class LuaRulePack: UsageListener {
   }
 
   // MARK: The language
-
-  /// Splits Lua's `file:line: message` so the error names its file and line. An unclosed
-  /// bracket is reported at the line that opened it, where the mistake is.
-  static func ruleError(_ message: String, file: String) -> RuleError {
-    var message = message
-    if let open = message.range(of: "at line "), message.contains("(to close"),
-      let line = Int(message[open.upperBound...].prefix(while: \.isNumber)),
-      let colon = message.firstIndex(of: ":")
-    {
-      let rest = message[message.index(after: colon)...].drop(while: \.isNumber).dropFirst()
-      message =
-        "\(message[..<colon]):\(line): a bracket opened here is never closed (\(rest.trimmingCharacters(in: .whitespaces)))"
-    }
-    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-    if parts.count == 3, let line = Int(parts[1]) {
-      let text = parts[2].trimmingCharacters(in: .whitespaces)
-      if let start = text.range(of: "rule '"), let end = text[start.upperBound...].firstIndex(of: "'") {
-        let rule = String(text[start.upperBound..<end])
-        let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
-        return RuleError(rule: rule, rest, file: file, line: line)
-      }
-      return RuleError(text, file: file, line: line)
-    }
-    return RuleError(message, file: file)
-  }
-
-  private static let unlockName: dwell_lua_host_function = { L in named(L, kind: "unlock") }
-  private static let achievementName: dwell_lua_host_function = { L in named(L, kind: "achievement") }
-
-  private static func named(_ L: OpaquePointer?, kind: String) -> Int32 {
-    guard let L, let state = LuaState.owner(L) else { return 0 }
-    guard lua_type(L, 1) == LUA_TSTRING, !state.describe(1).isEmpty else {
-      return state.raise("\(state.whereCalled()) \(kind) needs an id, as in \(kind) \"my-rule\" { ... }")
-    }
-    lua_pushvalue(L, 1)
-    dwell_lua_pushhost(L, kind == "unlock" ? defineUnlock : defineAchievement, 1)
-    return 1
-  }
-
-  private static let defineUnlock: dwell_lua_host_function = { L in define(L, achievement: false) }
-  private static let defineAchievement: dwell_lua_host_function = { L in define(L, achievement: true) }
-
-  private static func define(_ L: OpaquePointer?, achievement: Bool) -> Int32 {
-    guard let L, let state = LuaState.owner(L) else { return 0 }
-    let id = state.describe(dwell_lua_upvalueindex(2))
-    let place = state.whereCalled()
-    func fail(_ message: String) -> Int32 { state.raise("\(place) rule '\(id)': \(message)") }
-    let kind = achievement ? "achievement" : "unlock"
-    guard dwell_lua_istable(L, 1) != 0 else {
-      return fail("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { ... } }")
-    }
-    let allowed: Set<String> =
-      achievement
-      ? ["when", "check", "title", "description", "points", "hidden", "tiers"]
-      : ["when", "check", "title", "description"]
-    let keys = state.keys(ofTable: 1)
-    if let odd = keys.filter({ !allowed.contains($0) }).sorted().first {
-      return fail("unknown key '\(odd)' (\(kind) takes \(allowed.sorted().joined(separator: ", ")))")
-    }
-    guard state.collector.ids.insert(id).inserted else { return fail("the id is repeated") }
-    var base: Rule
-    if keys.contains("tiers") {
-      guard !keys.contains("when"), !keys.contains("check") else {
-        return fail("an achievement has either tiers or 'when'/'check', not both")
-      }
-      base = Rule(id, when: .sessions(0))
-    } else {
-      switch condition(state, table: 1) {
-      case .success(let condition): base = Rule(id, when: condition)
-      case .failure(let failure): return fail(failure.message)
-      }
-    }
-    for (key, path) in [("title", \Rule.title), ("description", \Rule.summary)] {
-      lua_getfield(L, 1, key)
-      if lua_type(L, -1) == LUA_TSTRING { base[keyPath: path] = state.describe(-1) }
-      dwell_lua_pop(L, 1)
-    }
-    lua_getfield(L, 1, "hidden")
-    base.isHidden = lua_toboolean(L, -1) != 0
-    dwell_lua_pop(L, 1)
-    if achievement {
-      base.achievement = id
-      switch points(state, table: 1) {
-      case .success(let value): base.points = value
-      case .failure(let failure): return fail(failure.message)
-      }
-    }
-    guard keys.contains("tiers") else {
-      state.collector.rules.append(base)
-      return 0
-    }
-    lua_getfield(L, 1, "tiers")
-    defer { dwell_lua_pop(L, 1) }
-    guard dwell_lua_istable(L, -1) != 0 else {
-      return fail("'tiers' must be a list, as in tiers = { { \"bronze\", when = { ... }, points = 10 } }")
-    }
-    let tiers = Int(lua_rawlen(L, -1))
-    guard tiers > 0 else { return fail("'tiers' must not be empty") }
-    for position in 1...tiers {
-      _ = lua_rawgeti(L, -1, lua_Integer(position))
-      defer { dwell_lua_pop(L, 1) }
-      guard dwell_lua_istable(L, -1) != 0 else { return fail("tier \(position) must be a table") }
-      _ = lua_rawgeti(L, -1, 1)
-      let name = lua_type(L, -1) == LUA_TSTRING ? state.describe(-1) : ""
-      dwell_lua_pop(L, 1)
-      guard !name.isEmpty else {
-        return fail("tier \(position) needs a name first, as in { \"bronze\", when = { ... } }")
-      }
-      let tierKeys = state.keys(ofTable: -1).filter { $0 != "[1]" }
-      if let odd = tierKeys.filter({ !["when", "check", "points", "title"].contains($0) }).sorted().first {
-        return fail("tier '\(name)': unknown key '\(odd)' (a tier takes when, check, points, title)")
-      }
-      var tier = base
-      tier.id = "\(id)/\(name)"
-      tier.tier = name
-      guard state.collector.ids.insert(tier.id).inserted else { return fail("tier '\(name)' is repeated") }
-      switch condition(state, table: -1) {
-      case .success(let condition): tier.condition = condition
-      case .failure(let failure): return fail("tier '\(name)': \(failure.message)")
-      }
-      switch points(state, table: -1) {
-      case .success(let value): tier.points = value
-      case .failure(let failure): return fail("tier '\(name)': \(failure.message)")
-      }
-      lua_getfield(L, -1, "title")
-      if lua_type(L, -1) == LUA_TSTRING { tier.title = state.describe(-1) }
-      dwell_lua_pop(L, 1)
-      state.collector.rules.append(tier)
-    }
-    return 0
-  }
-
-  /// The `when` or `check` of the table at `index`.
-  private static func condition(_ state: LuaState, table index: Int32) -> Result<Condition, Failure> {
-    let L = state.L
-    let index = lua_absindex(L, index)
-    lua_getfield(L, index, "when")
-    let hasWhen = !(dwell_lua_isnil(L, -1) != 0)
-    lua_getfield(L, index, "check")
-    let hasCheck = !(dwell_lua_isnil(L, -1) != 0)
-    guard hasWhen != hasCheck else {
-      dwell_lua_pop(L, 2)
-      return .failure(
-        Failure(hasWhen ? "a rule has either 'when' or 'check', not both" : "a rule needs 'when' or 'check'"))
-    }
-    if hasCheck {
-      guard dwell_lua_isfunction(L, -1) != 0 else {
-        dwell_lua_pop(L, 2)
-        return .failure(Failure("'check' must be a function, as in check = function(u) return ... end"))
-      }
-      let ref = state.reference()  // pops the function
-      dwell_lua_pop(L, 1)
-      return .success(.check(LuaCheck(ref: ref, rule: "")))
-    }
-    dwell_lua_pop(L, 1)
-    let parsed = Result { try Condition.parse(try state.json(at: -1)) }
-    dwell_lua_pop(L, 1)
-    switch parsed {
-    case .success(let condition): return .success(condition)
-    case .failure(let error as RuleError): return .failure(Failure(error.message))
-    case .failure(let error): return .failure(Failure((error as? ScriptError)?.message ?? "\(error)"))
-    }
-  }
-
-  private static func points(_ state: LuaState, table index: Int32) -> Result<Int, Failure> {
-    let L = state.L
-    lua_getfield(L, index, "points")
-    defer { dwell_lua_pop(L, 1) }
-    if dwell_lua_isnil(L, -1) != 0 { return .success(0) }
-    guard lua_isinteger(L, -1) != 0 else { return .failure(Failure("'points' must be a whole number")) }
-    let value = lua_tointegerx(L, -1, nil)
-    guard (0...1_000_000).contains(value) else { return .failure(Failure("'points' must be from 0 to 1,000,000")) }
-    return .success(Int(value))
-  }
-
-  struct Failure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-  }
-
-  private static let levels: dwell_lua_host_function = { L in
-    guard let L, let state = LuaState.owner(L) else { return 0 }
-    let place = state.whereCalled()
-    guard dwell_lua_istable(L, 1) != 0, let value = try? state.json(at: 1), case .array(let items) = value,
-      !items.isEmpty
-    else {
-      return state.raise("\(place) levels takes a list, as in levels { { \"Beginner\", 0 }, { \"Learner\", 50 } }")
-    }
-    guard state.collector.levels.isEmpty else { return state.raise("\(place) levels are defined twice") }
-    var result: [Level] = []
-    for item in items {
-      guard case .array(let pair) = item, pair.count == 2, case .string(let name) = pair[0],
-        case .number(let points, _) = pair[1], points >= 0, points == points.rounded(), points <= 1e15
-      else {
-        return state.raise(
-          "\(place) each level is { \"Name\", points }, with whole points from 0 to 1,000,000,000,000,000")
-      }
-      result.append(Level(name, points: Int(points)))
-    }
-    guard Set(result.map(\.points)).count == result.count else {
-      return state.raise("\(place) two levels need the same points")
-    }
-    state.collector.levels = result
-    return 0
-  }
 
   private static let subscribe: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }

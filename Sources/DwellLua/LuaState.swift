@@ -59,6 +59,8 @@ final class LuaState {
     var levels: [Level] = []
     /// Plugin names by event.
     var subscriptions: [String: [String]] = [:]
+    /// Definitions named but not yet given their table (see ``LuaRuleParser``).
+    var pending: [String: LuaRuleParser.Pending] = [:]
   }
 
   /// Actions plugins asked for during the current dispatch.

@@ -1,25 +1,32 @@
+internal import Foundation
+
 extension Condition {
   /// Parses a condition in the JSON form of `TRACE.md` (also used for Lua tables).
   ///
   /// - Throws: a message naming what is wrong; the caller adds the rule's id.
   public static func parse(_ value: JSONValue) throws(RuleError) -> Condition {
     guard case .object(let members) = value else {
-      throw RuleError("a condition must be an object, not \(value.typeName)")
+      throw RuleError(
+        "a condition must be an object of keys, such as { screen = \"Lessons\", seconds = 600 }, not \(value.typeName)")
     }
     var keys = Set<String>()
     for member in members {
-      guard keys.insert(member.key).inserted else { throw RuleError("key '\(member.key)' is repeated") }
+      guard keys.insert(member.key).inserted else {
+        throw RuleError("key '\(member.key)' is given twice in one condition; keep one")
+      }
     }
     func number(_ key: String) throws(RuleError) -> Double {
       guard case .number(let n, _)? = value[key] else {
         throw RuleError("'\(key)' must be a number, not \(value[key]?.typeName ?? "missing")")
       }
-      guard n >= 0 else { throw RuleError("'\(key)' must not be negative (\(n))") }
+      guard n >= 0 else { throw RuleError("'\(key)' must not be negative (\(n)); use 0 or more") }
       return n
     }
     func count(_ key: String) throws(RuleError) -> Int {
       let n = try number(key)
-      guard n == n.rounded(), n < 1e15 else { throw RuleError("'\(key)' must be a whole number (\(n))") }
+      guard n == n.rounded(), n < 1e15 else {
+        throw RuleError("'\(key)' must be a whole number, not \(n); round it to \(Int(min(n, 1e15).rounded()))")
+      }
       return Int(n)
     }
     func seconds(_ key: String) throws(RuleError) -> Duration {
@@ -30,21 +37,33 @@ extension Condition {
     }
     func screen() throws(RuleError) -> String {
       guard case .string(let s)? = value["screen"] else {
-        throw RuleError("'screen' must be a string, not \(value["screen"]?.typeName ?? "missing")")
+        throw RuleError("'screen' must be a screen's name in quotes, not \(value["screen"]?.typeName ?? "missing")")
       }
-      guard !s.isEmpty else { throw RuleError("'screen' must not be empty") }
+      guard !s.isEmpty else {
+        throw RuleError("'screen' must not be empty; name the screen, as in screen = \"Lessons\"")
+      }
       return s
     }
     func parts(_ key: String) throws(RuleError) -> [Condition] {
-      guard case .array(let items)? = value[key] else { throw RuleError("'\(key)' must be an array") }
-      guard !items.isEmpty else { throw RuleError("'\(key)' must not be empty") }
+      let example = "\(key) = { { sessions = 2 }, { screen = \"Lessons\", seconds = 600 } }"
+      // An empty Lua table reads as an empty object: it is an empty list all the same.
+      if case .object(let members)? = value[key], members.isEmpty {
+        throw RuleError("'\(key)' is empty; list at least one condition, as in \(example)")
+      }
+      guard case .array(let items)? = value[key] else {
+        throw RuleError("'\(key)' must be a list of conditions, as in \(example)")
+      }
+      guard !items.isEmpty else { throw RuleError("'\(key)' is empty; list at least one condition, as in \(example)") }
       var result: [Condition] = []
       for item in items { result.append(try parse(item)) }
       return result
     }
     func exactly(_ allowed: Set<String>) throws(RuleError) {
       if let odd = keys.subtracting(allowed).sorted().first {
-        throw RuleError("unknown key '\(odd)' in a condition with \(allowed.sorted().joined(separator: ", "))")
+        throw RuleError(
+          "unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed.subtracting(keys))); a condition with "
+            + "\(keys.intersection(allowed).sorted().joined(separator: " and ")) takes "
+            + allowed.sorted().joined(separator: ", "))
       }
     }
     if keys.contains("all") {
@@ -83,9 +102,17 @@ extension Condition {
       }
       try exactly(["screen", "seconds", "visits"])
     }
-    if keys.isEmpty { throw RuleError("the condition is empty") }
-    throw RuleError("unknown key '\(keys.sorted()[0])': the condition matches no known form")
+    if keys.isEmpty { throw RuleError("the condition is empty; \(Self.forms)") }
+    let odd = keys.sorted()[0]
+    throw RuleError("unknown key '\(odd)'\(Spelling.hint(for: odd, in: Self.formKeys)); \(Self.forms)")
   }
+
+  static let formKeys: Set<String> = [
+    "screen", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",
+  ]
+  static let forms =
+    "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
+    + "(with minimumPerDay and screen if wanted), all, any"
 }
 
 extension Rule {
@@ -104,28 +131,40 @@ extension Rule {
     }
     var rules: [Rule] = []
     var seen = Set<String>()
+    var lines = RuleLines(text: text)
     for (offset, item) in items.enumerated() {
       let position = "#\(offset + 1)"
       guard case .object(let members) = item else {
-        throw RuleError(rule: position, "a rule must be an object, not \(item.typeName)", file: file)
+        throw RuleError(
+          rule: position, "a rule must be an object such as {\"id\": \"a\", \"when\": {...}}, not \(item.typeName)",
+          file: file)
       }
       guard case .string(let id)? = item["id"], !id.isEmpty else {
-        throw RuleError(rule: position, "the rule needs a non-empty string 'id'", file: file)
+        throw RuleError(
+          rule: position, "the rule needs a non-empty string 'id', as in \"id\": \"bonus-level\"", file: file)
       }
+      let line = lines.next(id: id)
       guard seen.insert(id).inserted else {
-        throw RuleError(rule: id, "the id is repeated", file: file)
+        throw RuleError(rule: id, "the id is repeated; give each rule its own id", file: file, line: line)
       }
-      for member in members where !["id", "when", "title", "description"].contains(member.key) {
-        throw RuleError(rule: id, "unknown key '\(member.key)'", file: file)
+      let allowed: Set<String> = ["id", "when", "title", "description"]
+      for member in members where !allowed.contains(member.key) {
+        throw RuleError(
+          rule: id,
+          "unknown key '\(member.key)'\(Spelling.hint(for: member.key, in: allowed)); a rule takes "
+            + "description, id, title, when",
+          file: file, line: line)
       }
-      guard let when = item["when"] else { throw RuleError(rule: id, "the rule needs 'when'", file: file) }
+      guard let when = item["when"] else {
+        throw RuleError(rule: id, "the rule needs 'when', as in \"when\": {\"sessions\": 3}", file: file, line: line)
+      }
       do {
         var rule = Rule(id, when: try Condition.parse(when))
         if case .string(let title)? = item["title"] { rule.title = title }
         if case .string(let summary)? = item["description"] { rule.summary = summary }
         rules.append(rule)
       } catch {
-        throw RuleError(rule: id, error.message, file: file)
+        throw RuleError(rule: id, error.message, file: file, line: line)
       }
     }
     return rules
@@ -160,5 +199,27 @@ extension Condition {
       return parts.isEmpty ? "a group must not be empty" : parts.lazy.compactMap(\.problem).first
     case .check: return nil
     }
+  }
+}
+
+/// Finds the line of each rule's `"id": "..."` in a JSON rules file, in order, so errors can
+/// name it (the value tree keeps no positions).
+struct RuleLines {
+  private let text: String
+  private var from: String.Index
+
+  init(text: String) {
+    self.text = text
+    from = text.startIndex
+  }
+
+  /// The 1-based line of the next `"id": "<id>"` after the last one found, if any.
+  mutating func next(id: String) -> Int? {
+    let pattern = #""id"\s*:\s*""# + NSRegularExpression.escapedPattern(for: id) + "\""
+    guard let found = text.range(of: pattern, options: .regularExpression, range: from..<text.endIndex) else {
+      return nil
+    }
+    from = found.upperBound
+    return text[..<found.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
   }
 }

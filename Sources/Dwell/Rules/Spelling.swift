@@ -1,0 +1,42 @@
+/// "Did you mean ...?": the closest of a few known words to a misspelt one.
+package enum Spelling {
+  /// The word of `known` nearest to `word` (at most two edits, or a third of its length),
+  /// or `nil` when none is close.
+  ///
+  /// ```swift
+  /// Spelling.closest(to: "whn", in: ["when", "check"])  // "when"
+  /// ```
+  package static func closest(to word: String, in known: some Sequence<String>) -> String? {
+    let limit = max(1, min(2, word.count / 3))
+    var best: (word: String, distance: Int)?
+    for candidate in known.sorted() {
+      let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
+      if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+    }
+    return best?.word
+  }
+
+  /// " (did you mean 'when'?)" or "".
+  package static func hint(for word: String, in known: some Sequence<String>) -> String {
+    closest(to: word, in: known).map { " (did you mean '\($0)'?)" } ?? ""
+  }
+
+  /// Levenshtein distance with transpositions counted as one edit.
+  static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    guard !a.isEmpty else { return b.count }
+    guard !b.isEmpty else { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    for i in 1...a.count {
+      var row = [i] + [Int](repeating: 0, count: b.count)
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { row[j] = min(row[j], previous2[j - 2] + 1) }
+      }
+      previous2 = previous
+      previous = row
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,299 @@
+internal import CLua
+internal import Dwell
+internal import Foundation
+
+/// The rule language as scripts see it (`unlock`, `achievement`, `levels`), turned into rules
+/// and levels; every load error names the file, the line, the rule or tier, and the fix.
+enum LuaRuleParser {
+  /// Defines `unlock`, `achievement` and `levels` in `state`.
+  static func install(on state: LuaState) {
+    state.setGlobal("unlock", unlockName)
+    state.setGlobal("achievement", achievementName)
+    state.setGlobal("levels", levels)
+  }
+
+  /// A definition that was named but never given its table (`unlock "a"` alone), found
+  /// after every script ran.
+  static func unfinished(_ state: LuaState) -> RuleError? {
+    guard let (id, pending) = state.collector.pending.min(by: { $0.value.order < $1.value.order }) else { return nil }
+    return ruleError(
+      "\(pending.place) rule '\(id)': \(pending.kind) \"\(id)\" has no table; write \(pending.kind) \"\(id)\" { when = { ... } }",
+      file: pending.file)
+  }
+
+  /// Splits Lua's `file:line: message` so the error names its file and line. An unclosed
+  /// bracket is reported at the line that opened it, where the mistake is.
+  static func ruleError(_ message: String, file: String) -> RuleError {
+    var message = message
+    if let open = message.range(of: "at line "), message.contains("(to close"),
+      let line = Int(message[open.upperBound...].prefix(while: \.isNumber)),
+      let colon = message.firstIndex(of: ":")
+    {
+      let rest = message[message.index(after: colon)...].drop(while: \.isNumber).dropFirst()
+      message =
+        "\(message[..<colon]):\(line): a bracket opened here is never closed (\(rest.trimmingCharacters(in: .whitespaces)))"
+    }
+    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+    if parts.count == 3, let line = Int(parts[1]) {
+      let text = parts[2].trimmingCharacters(in: .whitespaces)
+      if text.hasPrefix("rule '"), let start = text.range(of: "rule '"),
+        let end = text[start.upperBound...].firstIndex(of: "'")
+      {
+        let rule = String(text[start.upperBound..<end])
+        let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+        return RuleError(rule: rule, rest, file: file, line: line)
+      }
+      return RuleError(text, file: file, line: line)
+    }
+    return RuleError(message, file: file)
+  }
+
+  struct Failure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+  }
+
+  /// A definition named (`unlock "a"`) and not yet given its table.
+  struct Pending {
+    var kind: String
+    var place: String
+    var file: String
+    var order: Int
+  }
+
+  // MARK: unlock "id" { ... } and achievement "id" { ... }
+
+  private static let unlockName: dwell_lua_host_function = { L in named(L, kind: "unlock") }
+  private static let achievementName: dwell_lua_host_function = { L in named(L, kind: "achievement") }
+
+  private static func named(_ L: OpaquePointer?, kind: String) -> Int32 {
+    guard let L, let state = LuaState.owner(L) else { return 0 }
+    let place = state.whereCalled()
+    guard lua_type(L, 1) == LUA_TSTRING, !state.describe(1).isEmpty else {
+      return state.raise("\(place) \(kind) needs an id, as in \(kind) \"my-rule\" { ... }")
+    }
+    let id = state.describe(1)
+    guard lua_gettop(L) == 1 else {
+      return state.raise(
+        "\(place) rule '\(id)': the table goes right after the id, as in \(kind) \"\(id)\" { when = { ... } }, "
+          + "not \(kind)(\"\(id)\", { ... })")
+    }
+    let order = state.collector.pending.count + state.collector.rules.count
+    state.collector.pending[id] = .init(kind: kind, place: place, file: state.collector.file, order: order)
+    lua_pushvalue(L, 1)
+    dwell_lua_pushhost(L, kind == "unlock" ? defineUnlock : defineAchievement, 1)
+    return 1
+  }
+
+  private static let defineUnlock: dwell_lua_host_function = { L in define(L, achievement: false) }
+  private static let defineAchievement: dwell_lua_host_function = { L in define(L, achievement: true) }
+
+  private static func define(_ L: OpaquePointer?, achievement: Bool) -> Int32 {
+    guard let L, let state = LuaState.owner(L) else { return 0 }
+    let id = state.describe(dwell_lua_upvalueindex(2))
+    let place = state.whereCalled()
+    state.collector.pending[id] = nil
+    // Parse with the stack in order, then raise with nothing left to pop.
+    switch parse(state, id: id, achievement: achievement) {
+    case .success(let rules):
+      state.collector.rules += rules
+      return 0
+    case .failure(let failure):
+      return state.raise("\(place) rule '\(id)': \(failure.message)")
+    }
+  }
+
+  private static func parse(_ state: LuaState, id: String, achievement: Bool) -> Result<[Rule], Failure> {
+    let L = state.L
+    let kind = achievement ? "achievement" : "unlock"
+    guard dwell_lua_istable(L, 1) != 0 else {
+      return .failure(Failure("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { sessions = 3 } }"))
+    }
+    let allowed: Set<String> =
+      achievement
+      ? ["when", "check", "title", "description", "points", "hidden", "tiers"]
+      : ["when", "check", "title", "description"]
+    if let failure = unknownKey(state.keys(ofTable: 1), allowed: allowed, in: kind) { return .failure(failure) }
+    let keys = Set(state.keys(ofTable: 1))
+    if let failure = claim(id, state) { return .failure(failure) }
+    var base: Rule
+    if keys.contains("tiers") {
+      guard !keys.contains("when"), !keys.contains("check") else {
+        return .failure(
+          Failure("an achievement has either tiers or 'when'/'check', not both; move the condition into a tier"))
+      }
+      base = Rule(id, when: .sessions(0))
+    } else {
+      switch condition(state, table: 1) {
+      case .success(let condition): base = Rule(id, when: condition)
+      case .failure(let failure): return .failure(failure)
+      }
+    }
+    base.title = string(state, table: 1, key: "title")
+    base.summary = string(state, table: 1, key: "description")
+    lua_getfield(L, 1, "hidden")
+    base.isHidden = lua_toboolean(L, -1) != 0
+    dwell_lua_pop(L, 1)
+    if achievement {
+      base.achievement = id
+      switch points(state, table: 1) {
+      case .success(let value): base.points = value
+      case .failure(let failure): return .failure(failure)
+      }
+    }
+    guard keys.contains("tiers") else { return .success([base]) }
+    lua_getfield(L, 1, "tiers")
+    defer { dwell_lua_pop(L, 1) }
+    return tiers(state, base: base)
+  }
+
+  /// The tiers of the achievement `base`, from the list on top of the stack.
+  private static func tiers(_ state: LuaState, base: Rule) -> Result<[Rule], Failure> {
+    let L = state.L
+    let example = "tiers = { { \"bronze\", when = { ... }, points = 10 }, { \"silver\", ... } }"
+    guard dwell_lua_istable(L, -1) != 0 else { return .failure(Failure("'tiers' must be a list, as in \(example)")) }
+    let count = Int(lua_rawlen(L, -1))
+    guard count > 0 else {
+      let named = state.keys(ofTable: -1).sorted()
+      let found = named.isEmpty ? "it is empty" : "it has keys (\(named.joined(separator: ", "))) instead of a list"
+      return .failure(Failure("'tiers' must list at least one tier, but \(found); write \(example)"))
+    }
+    var rules: [Rule] = []
+    for position in 1...count {
+      _ = lua_rawgeti(L, -1, lua_Integer(position))
+      let tier = self.tier(state, base: base, position: position)
+      dwell_lua_pop(L, 1)
+      switch tier {
+      case .success(let rule):
+        let name = rule.tier ?? ""
+        if rules.contains(where: { $0.id == rule.id }) {
+          return .failure(Failure("tier '\(name)' is repeated; give each tier its own name"))
+        }
+        if let owner = owner(of: rule.id, state) {
+          return .failure(
+            Failure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
+        }
+        state.collector.ids.insert(rule.id)
+        rules.append(rule)
+      case .failure(let failure): return .failure(failure)
+      }
+    }
+    return .success(rules)
+  }
+
+  /// Tier `position` of `base`, from the table on top of the stack.
+  private static func tier(_ state: LuaState, base: Rule, position: Int) -> Result<Rule, Failure> {
+    let L = state.L
+    guard dwell_lua_istable(L, -1) != 0 else {
+      return .failure(Failure("tier \(position) must be a table, as in { \"bronze\", when = { ... }, points = 10 }"))
+    }
+    _ = lua_rawgeti(L, -1, 1)
+    let name = lua_type(L, -1) == LUA_TSTRING ? state.describe(-1) : ""
+    dwell_lua_pop(L, 1)
+    guard !name.isEmpty else {
+      return .failure(
+        Failure("tier \(position) needs a name first, as in { \"bronze\", when = { ... }, points = 10 }"))
+    }
+    func failure(_ message: String) -> Result<Rule, Failure> { .failure(Failure("tier '\(name)': \(message)")) }
+    let keys = state.keys(ofTable: -1).filter { $0 != "[1]" }
+    if let odd = unknownKey(keys, allowed: ["when", "check", "points", "title"], in: "a tier") {
+      return failure(odd.message)
+    }
+    var tier = base
+    tier.id = "\(base.id)/\(name)"
+    tier.tier = name
+    switch condition(state, table: -1) {
+    case .success(let condition): tier.condition = condition
+    case .failure(let problem): return failure(problem.message)
+    }
+    switch points(state, table: -1) {
+    case .success(let value): tier.points = value
+    case .failure(let problem): return failure(problem.message)
+    }
+    tier.title = string(state, table: -1, key: "title") ?? base.title
+    return .success(tier)
+  }
+
+  /// Takes `id` for a new rule, or says who has it.
+  private static func claim(_ id: String, _ state: LuaState) -> Failure? {
+    if let owner = owner(of: id, state) {
+      return Failure("the id is already taken by \(owner); give each rule its own id")
+    }
+    state.collector.ids.insert(id)
+    return nil
+  }
+
+  private static func owner(of id: String, _ state: LuaState) -> String? {
+    guard state.collector.ids.contains(id) else { return nil }
+    guard let rule = state.collector.rules.first(where: { $0.id == id }) else { return "another rule" }
+    if let tier = rule.tier, let achievement = rule.achievement {
+      return "tier '\(tier)' of achievement '\(achievement)'"
+    }
+    return "an earlier \(rule.achievement == nil ? "unlock" : "achievement")"
+  }
+
+  private static func unknownKey(_ keys: [String], allowed: Set<String>, in kind: String) -> Failure? {
+    guard let odd = keys.filter({ !allowed.contains($0) }).sorted().first else { return nil }
+    let takes = "\(kind) takes \(allowed.sorted().joined(separator: ", "))"
+    if odd.hasPrefix("[") {
+      return Failure("a value without a key (\(odd)); name it, as in when = { ... }; \(takes)")
+    }
+    return Failure("unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed)); \(takes)")
+  }
+
+  private static func string(_ state: LuaState, table index: Int32, key: String) -> String? {
+    lua_getfield(state.L, index, key)
+    defer { dwell_lua_pop(state.L, 1) }
+    return lua_type(state.L, -1) == LUA_TSTRING ? state.describe(-1) : nil
+  }
+
+  /// The `when` or `check` of the table at `index`.
+  private static func condition(_ state: LuaState, table index: Int32) -> Result<Condition, Failure> {
+    let L = state.L
+    let index = lua_absindex(L, index)
+    lua_getfield(L, index, "when")
+    let hasWhen = !(dwell_lua_isnil(L, -1) != 0)
+    lua_getfield(L, index, "check")
+    let hasCheck = !(dwell_lua_isnil(L, -1) != 0)
+    guard hasWhen != hasCheck else {
+      dwell_lua_pop(L, 2)
+      return .failure(
+        Failure(
+          hasWhen
+            ? "it has both 'when' and 'check'; keep one (a condition, or a function of the usage)"
+            : "it needs 'when' (a condition, as in when = { sessions = 3 }) or 'check' (a function of the usage)"))
+    }
+    if hasCheck {
+      guard dwell_lua_isfunction(L, -1) != 0 else {
+        dwell_lua_pop(L, 2)
+        return .failure(Failure("'check' must be a function, as in check = function(u) return u.sessions >= 3 end"))
+      }
+      let ref = state.reference()  // pops the function
+      dwell_lua_pop(L, 1)
+      return .success(.check(LuaCheck(ref: ref, rule: "")))
+    }
+    dwell_lua_pop(L, 1)
+    let parsed = Result { try Condition.parse(try state.json(at: -1)) }
+    dwell_lua_pop(L, 1)
+    switch parsed {
+    case .success(let condition): return .success(condition)
+    case .failure(let error as RuleError): return .failure(Failure(error.message))
+    case .failure(let error): return .failure(Failure((error as? ScriptError)?.message ?? "\(error)"))
+    }
+  }
+
+  private static func points(_ state: LuaState, table index: Int32) -> Result<Int, Failure> {
+    let L = state.L
+    lua_getfield(L, index, "points")
+    defer { dwell_lua_pop(L, 1) }
+    if dwell_lua_isnil(L, -1) != 0 { return .success(0) }
+    guard lua_isinteger(L, -1) != 0 else {
+      return .failure(Failure("'points' must be a whole number, not \(state.describe(-1)), as in points = 10"))
+    }
+    let value = lua_tointegerx(L, -1, nil)
+    guard (0...1_000_000).contains(value) else {
+      return .failure(Failure("'points' must be from 0 to 1,000,000, not \(value)"))
+    }
+    return .success(Int(value))
+  }
+}

@@ -1,0 +1,119 @@
+import Dwell
+import DwellLua
+import Testing
+
+/// Every mistake a designer makes in a pack gets one exact message: the file, the line,
+/// the rule or tier, and the fix. Each row is a bad pack and the message it must produce,
+/// as the host app receives it (`RuleError.description`), as `dwell rules check` and the
+/// simulator print it.
+@Suite struct RuleErrorTests {
+  static let cases: [(pack: String, message: String)] = [
+    (
+      #"achievement "a" { tiers = { { "bronze", when = { sessions = 1 } }, { "bronze", when = { sessions = 2 } } } }"#,
+      "p.lua:1: rule 'a': tier 'bronze' is repeated; give each tier its own name"
+    ),
+    (
+      "achievement \"a\" {\n  tiers = {\n    { \"bronze\", when = { sessions = 1 } },\n    { when = { sessions = 2 } },\n  },\n}",
+      #"p.lua:1: rule 'a': tier 2 needs a name first, as in { "bronze", when = { ... }, points = 10 }"#
+    ),
+    (
+      #"achievement "a" { tiers = { { "bronze", whn = { sessions = 1 } } } }"#,
+      "p.lua:1: rule 'a': tier 'bronze': unknown key 'whn' (did you mean 'when'?); a tier takes check, points, title, when"
+    ),
+    (
+      "unlock \"a/bronze\" { when = { sessions = 1 } }\nachievement \"a\" { tiers = { { \"bronze\", when = { sessions = 1 } } } }",
+      "p.lua:2: rule 'a': tier 'bronze': its id 'a/bronze' is already taken by an earlier unlock; rename the tier or that rule"
+    ),
+    (
+      "achievement \"a\" { tiers = { { \"bronze\", when = { sessions = 1 } } } }\nunlock \"a/bronze\" { when = { sessions = 1 } }",
+      "p.lua:2: rule 'a/bronze': the id is already taken by tier 'bronze' of achievement 'a'; give each rule its own id"
+    ),
+    (
+      "unlock \"a\" { when = { sessions = 1 } }\n\nunlock \"a\" { when = { sessions = 2 } }",
+      "p.lua:3: rule 'a': the id is already taken by an earlier unlock; give each rule its own id"
+    ),
+    (
+      #"unlock("a", { when = { sessions = 1 } })"#,
+      #"p.lua:1: rule 'a': the table goes right after the id, as in unlock "a" { when = { ... } }, not unlock("a", { ... })"#
+    ),
+    (
+      "\nunlock \"a\"",
+      #"p.lua:2: rule 'a': unlock "a" has no table; write unlock "a" { when = { ... } }"#
+    ),
+    (
+      #"unlock "a" { when = { all = {} } }"#,
+      #"p.lua:1: rule 'a': 'all' is empty; list at least one condition, as in all = { { sessions = 2 }, { screen = "Lessons", seconds = 600 } }"#
+    ),
+    (
+      #"unlock "a" { when = { any = { sessions = 2 } } }"#,
+      #"p.lua:1: rule 'a': 'any' must be a list of conditions, as in any = { { sessions = 2 }, { screen = "Lessons", seconds = 600 } }"#
+    ),
+    (
+      #"unlock "a" { when = { screen = "Lessons", secnds = 600 } }"#,
+      "p.lua:1: rule 'a': unknown key 'secnds' (did you mean 'seconds'?); a condition with screen takes screen, seconds, visits"
+    ),
+    (
+      #"unlock "a" { when = { sesions = 3 } }"#,
+      "p.lua:1: rule 'a': unknown key 'sesions' (did you mean 'sessions'?); a condition is one of: screen + seconds, "
+        + "screen + visits, appSeconds, sessions, activeDays, streak (with minimumPerDay and screen if wanted), all, any"
+    ),
+    (
+      #"unlock "a" { wen = { sessions = 1 } }"#,
+      "p.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, title, when"
+    ),
+    (
+      #"unlock "a" { title = "A" }"#,
+      "p.lua:1: rule 'a': it needs 'when' (a condition, as in when = { sessions = 3 }) or 'check' (a function of the usage)"
+    ),
+    (
+      #"unlock "a" { when = { screen = "S", visits = 2.5 } }"#,
+      "p.lua:1: rule 'a': 'visits' must be a whole number, not 2.5; round it to 3"
+    ),
+    (
+      #"achievement "a" { tiers = {} }"#,
+      #"p.lua:1: rule 'a': 'tiers' must list at least one tier, but it is empty; write tiers = { { "bronze", when = { ... }, points = 10 }, { "silver", ... } }"#
+    ),
+    (
+      #"achievement "a" { points = 2.5, when = { sessions = 1 } }"#,
+      "p.lua:1: rule 'a': 'points' must be a whole number, not 2.5, as in points = 10"
+    ),
+    (
+      #"levels { { "Beginner", 0 }, { "Learner", 0 } }"#,
+      "p.lua:1: levels 'Beginner' and 'Learner' both need 0 points; give each level its own"
+    ),
+  ]
+
+  @Test(arguments: cases)
+  func aBadPackGetsItsExactMessage(pack: String, message: String) {
+    do {
+      let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
+      Issue.record("accepted with \(loaded.rules.count) rules: \(pack)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  static let jsonCases: [(file: String, message: String)] = [
+    (
+      "[\n  {\"id\": \"a\", \"when\": {\"sessions\": 1}},\n  {\"id\": \"b\",\n   \"when\": {\"screen\": \"S\", \"visit\": 2}}\n]",
+      "r.json:3: rule 'b': unknown key 'visit' (did you mean 'visits'?); a condition with screen takes screen, seconds, visits"
+    ),
+    (
+      "[{\"id\": \"a\", \"wen\": {\"sessions\": 1}}]",
+      "r.json:1: rule 'a': unknown key 'wen' (did you mean 'when'?); a rule takes description, id, title, when"
+    ),
+    (
+      "[{\"id\": \"a\", \"when\": {\"sessions\": 1}},\n{\"id\": \"a\", \"when\": {\"sessions\": 2}}]",
+      "r.json:2: rule 'a': the id is repeated; give each rule its own id"
+    ),
+  ]
+
+  @Test(arguments: jsonCases)
+  func aBadJSONFileGetsItsExactMessage(file: String, message: String) {
+    #expect {
+      try Rule.parseJSON(file, file: "r.json")
+    } throws: { error in
+      (error as? RuleError)?.description == message
+    }
+  }
+}
