@@ -6,9 +6,12 @@ internal import Foundation
 ///
 /// On a change it waits for the writes to settle (debounce), loads the whole new set into
 /// a fresh Lua state, validates it, and only then hands it over; a set that fails to load
-/// is reported and the previous one keeps running. It polls file sizes, dates and
-/// contents, which works the same on every platform and with editors that save by
-/// renaming.
+/// is reported and the previous one keeps running. It polls: each interval it compares
+/// every file's size, modification time and inode (cheap), and reads the bytes for a
+/// SHA-256 digest only when those change or every half second (a save that keeps the
+/// length within one timestamp tick). A change means the digests differ, so `touch` does
+/// not reload and an edit that keeps the length does. This works the same on every
+/// platform and with editors that save by renaming.
 ///
 /// ```swift
 /// let watcher = RuleWatcher(path: "rules/") { result in
@@ -30,10 +33,22 @@ public final class RuleWatcher: Sendable {
   private let queue = DispatchQueue(label: "dwell.rule-watcher")
 
   private struct State {
-    var fingerprint: [String: Int] = [:]
+    var stamps: [String: FileStamp] = [:]
+    var digests: [String: String] = [:]
+    var verifiedAt = ContinuousClock.now
     var changedAt: ContinuousClock.Instant?
     var timer: TimerBox?
   }
+
+  /// What `stat` says of a file: a change of any of these may be a change of content.
+  struct FileStamp: Equatable {
+    var size: Int
+    var modified: Double
+    var inode: Int
+  }
+
+  /// How often the digests are recomputed even when no stamp changed.
+  static let verifyInterval: Duration = .milliseconds(500)
 
   /// Dispatch timers are thread-safe but not marked `Sendable` on every platform.
   private struct TimerBox: @unchecked Sendable {
@@ -52,8 +67,12 @@ public final class RuleWatcher: Sendable {
     self.interval = interval
     self.debounce = debounce
     self.handler = handler
-    let initial = Self.fingerprint(path)
-    state.withLock { $0.fingerprint = initial }
+    let stamps = Self.stamps(path)
+    let digests = Self.digests(stamps.keys)
+    state.withLock {
+      $0.stamps = stamps
+      $0.digests = digests
+    }
   }
 
   /// Starts polling in the background.
@@ -80,14 +99,18 @@ public final class RuleWatcher: Sendable {
 
   deinit { state.withLock { $0.timer?.source.cancel() } }
 
-  /// Checks for a change now and, if the files changed, reloads at once (no debounce).
-  /// Returns whether a reload was attempted. For tests and the harness.
+  /// Checks for a change now and, if the contents changed, reloads at once (no debounce).
+  /// Reads every file's bytes. Returns whether a reload was attempted. For tests and the
+  /// harness.
   @discardableResult
   public func checkNow() -> Bool {
-    let current = Self.fingerprint(path)
+    let stamps = Self.stamps(path)
+    let digests = Self.digests(stamps.keys)
     let changed = state.withLock { state -> Bool in
-      guard current != state.fingerprint else { return false }
-      state.fingerprint = current
+      state.stamps = stamps
+      state.verifiedAt = ContinuousClock.now
+      guard digests != state.digests else { return false }
+      state.digests = digests
       state.changedAt = nil
       return true
     }
@@ -96,12 +119,18 @@ public final class RuleWatcher: Sendable {
   }
 
   private func poll(now: ContinuousClock.Instant) -> Bool {
-    let current = Self.fingerprint(path)
+    let stamps = Self.stamps(path)
+    let (known, verifiedAt) = state.withLock { ($0.stamps, $0.verifiedAt) }
+    let digests = stamps != known || now - verifiedAt >= Self.verifyInterval ? Self.digests(stamps.keys) : nil
     let due = state.withLock { state -> Bool in
-      if current != state.fingerprint {
-        state.fingerprint = current
-        state.changedAt = now
-        return false
+      state.stamps = stamps
+      if let digests {
+        state.verifiedAt = now
+        if digests != state.digests {
+          state.digests = digests
+          state.changedAt = now
+          return false
+        }
       }
       guard let changedAt = state.changedAt, now - changedAt >= debounce else { return false }
       state.changedAt = nil
@@ -119,20 +148,34 @@ public final class RuleWatcher: Sendable {
     }
   }
 
-  /// A summary of the watched files: path -> hash of the contents.
-  public static func fingerprint(_ path: String) -> [String: Int] {
+  /// The watched files (the path itself, or the `.lua` and `.json` files of a directory,
+  /// hidden ones left out as the loader does) and their stamps.
+  static func stamps(_ path: String) -> [String: FileStamp] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return [:] }
     var files = [path]
     if isDirectory.boolValue {
       let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-      files = names.filter { $0.hasSuffix(".lua") || $0.hasSuffix(".json") }.sorted().map { path + "/" + $0 }
+      files = names.filter { ($0.hasSuffix(".lua") || $0.hasSuffix(".json")) && !$0.hasPrefix(".") }.map {
+        path + "/" + $0
+      }
     }
-    var result: [String: Int] = [:]
+    var result: [String: FileStamp] = [:]
     for file in files {
-      var hasher = Hasher()
-      hasher.combine(FileManager.default.contents(atPath: file))
-      result[file] = hasher.finalize()
+      let attributes = (try? FileManager.default.attributesOfItem(atPath: file)) ?? [:]
+      result[file] = FileStamp(
+        size: (attributes[.size] as? NSNumber)?.intValue ?? -1,
+        modified: (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0,
+        inode: (attributes[.systemFileNumber] as? NSNumber)?.intValue ?? 0)
+    }
+    return result
+  }
+
+  /// SHA-256 of each file's bytes ("" for a file that cannot be read).
+  static func digests(_ files: some Sequence<String>) -> [String: String] {
+    var result: [String: String] = [:]
+    for file in files {
+      result[file] = FileManager.default.contents(atPath: file).map { SHA256.hex(of: Array($0)) } ?? ""
     }
     return result
   }
