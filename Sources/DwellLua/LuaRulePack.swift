@@ -136,7 +136,7 @@ public final class LuaRulePack: UsageListener {
     runtime.setHost(name, function: function, trampoline: Self.hostCall)
   }
 
-  // MARK: The language
+  // MARK: Plugin actions (the rule language itself is LuaRuleParser)
 
   private static let subscribe: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }
