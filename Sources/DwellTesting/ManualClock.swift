@@ -111,7 +111,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
 }
 
 /// A wall clock that follows a ``ManualClock``: wall(t) = W + (t − tW) for the latest
-/// (tW, W) set, exactly as `TRACE.md` defines it. The time zone is set by hand.
+/// (tW, W) set, exactly as the accounting contract (the Accounting article) defines it. The time zone is set by hand.
 public final class ManualWallClock: WallClock {
   private struct Anchor {
     var mono: Int64

@@ -8,7 +8,7 @@ enum ReplayCommand {
     name: "replay",
     summary: "Replay a lifecycle trace through the engine and print the report",
     discussion: """
-      Feeds a lifecycle trace (JSON Lines, see TRACE.md) to the real engine on a manual
+      Feeds a lifecycle trace (JSON Lines, see Accounting in the docs) to the real engine on a manual
       clock, with a real SQLite store, and prints the report.
       """,
     arguments: [.init("TRACE", "The trace: one JSON object a line")],

@@ -9,7 +9,7 @@ enum RulesCommand {
     summary: "Validate rules (JSON or Lua) and explain each in words",
     discussion: """
       Validates a JSON rules file, a Lua script, or a folder of scripts: syntax, the forms of
-      TRACE.md, repeated ids, and uses of what the sandbox does not offer (io, os, require...).
+      the Accounting article, repeated ids, and uses of what the sandbox does not offer (io, os, require...).
       Then explains each rule in words. Exit 0 when valid, 1 when not.
       """,
     arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],

@@ -2,7 +2,8 @@ import Dwell
 import DwellTesting
 import Testing
 
-/// One test per accounting rule of TRACE.md, driven by a manual clock.
+/// One test per accounting rule of the contract (Sources/Dwell/Dwell.docc/Accounting.md),
+/// driven by a manual clock.
 @Suite struct AccountingTests {
   @Test func appTimeAccruesOnlyWhileActive() throws {
     let rig = Rig()

@@ -1,7 +1,7 @@
 -- Learning app: what practice unlocks.
 --
 -- Read each rule aloud: "unlock the bonus level after 30 minutes in Lessons".
--- `when` takes the conditions of TRACE.md; minutes(), hours() and days() turn
+-- `when` takes the conditions of the accounting contract (Accounting.md in the docs); minutes(), hours() and days() turn
 -- numbers into seconds. A rule unlocks at the exact moment its condition holds,
 -- and stays unlocked for ever.
 

@@ -1,4 +1,4 @@
-/// Usage figures at one instant: the report of `TRACE.md`.
+/// Usage figures at one instant: the report of <doc:Accounting>.
 public struct UsageReport: Sendable, Equatable {
   /// Figures of one subject (the app, or one screen).
   public struct Figures: Sendable, Equatable {
@@ -83,7 +83,7 @@ extension UsageReport {
     case wallClock
   }
 
-  /// The report as the JSON of `TRACE.md`. `unlocks` is included when `includeUnlocks`.
+  /// The report as the JSON of <doc:Accounting>. `unlocks` is included when `includeUnlocks`.
   public func json(includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true)
     -> String
   {

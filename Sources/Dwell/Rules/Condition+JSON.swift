@@ -1,7 +1,7 @@
 internal import Foundation
 
 extension Condition {
-  /// Parses a condition in the JSON form of `TRACE.md` (also used for Lua tables).
+  /// Parses a condition in the JSON form of <doc:Accounting> (also used for Lua tables).
   ///
   /// - Throws: a message naming what is wrong; the caller adds the rule's id.
   public static func parse(_ value: JSONValue) throws(RuleError) -> Condition {

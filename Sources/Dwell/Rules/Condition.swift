@@ -1,4 +1,4 @@
-/// When a rule unlocks: the declarative conditions of `TRACE.md`, or a scripted check.
+/// When a rule unlocks: the declarative conditions of <doc:Accounting>, or a scripted check.
 ///
 /// Every metric only grows, so a condition that holds keeps holding, and the engine can
 /// compute the exact instant at which it starts to hold.

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One line of a lifecycle trace (`TRACE.md`, "Trace format").
+/// One line of a lifecycle trace (<doc:Accounting>, "Trace format").
 public struct TraceEvent: Sendable {
   /// What happened.
   public enum Kind: Sendable, Equatable {

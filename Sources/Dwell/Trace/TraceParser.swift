@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// A trace that breaks the format of `TRACE.md`, with the line it breaks on.
+/// A trace that breaks the format of <doc:Accounting>, with the line it breaks on.
 public struct TraceError: Error, CustomStringConvertible, Sendable, Equatable {
   /// The 1-based line number.
   public var line: Int

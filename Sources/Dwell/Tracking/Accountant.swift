@@ -1,6 +1,6 @@
 internal import Foundation
 
-/// The accounting rules of `TRACE.md`, as a pure state machine over monotonic instants.
+/// The accounting rules of <doc:Accounting>, as a pure state machine over monotonic instants.
 ///
 /// Not thread-safe: the ``Engine`` owns one behind its state lock. All instants are
 /// nanoseconds on the monotonic clock of the current boot; the wall clock enters only

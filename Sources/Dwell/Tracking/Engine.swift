@@ -1,7 +1,7 @@
 internal import Foundation
 
 /// The tracking engine: turns lifecycle events into accrued time, visits, sessions, days
-/// and unlocks, following `TRACE.md`, and commits them to a ``Store``.
+/// and unlocks, following <doc:Accounting>, and commits them to a ``Store``.
 ///
 /// One engine lives for one process run: creating it is the launch, ``terminate()`` is a
 /// clean exit, and an engine that simply stops (a crash) loses at most the checkpoint
