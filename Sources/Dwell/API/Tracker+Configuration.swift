@@ -13,39 +13,34 @@ extension Tracker {
     case inMemory
   }
 
-  /// How a tracker counts and where it keeps the numbers. A value type with defaults.
+  /// How a tracker counts and where it keeps the numbers: the engine's configuration
+  /// (``Engine/Configuration``, whose settings read and write through this one), plus where
+  /// the store lives and how long raw visits are kept.
   ///
   /// ```swift
   /// var configuration = Tracker.Configuration()
   /// configuration.rules = [Rule("bonus", when: .screenTime("Lessons", .minutes(30)))]
+  /// configuration.idleTimeout = .seconds(60)
   /// let tracker = Tracker(configuration: configuration)
   /// ```
+  @dynamicMemberLookup
   public struct Configuration: Sendable {
     /// Where the store lives. Default: Application Support.
     public var storeLocation: StoreLocation = .applicationSupport
-    /// Stop counting this long after the last touch. Default: off.
-    public var idleTimeout: Duration?
-    /// A new session starts after this long away. Default: 30 minutes.
-    public var sessionTimeout: Duration = .seconds(1800)
-    /// A crash loses at most this much. Default: 2 seconds.
-    public var checkpointInterval: Duration = .seconds(2)
-    /// The unlock rules.
-    public var rules: [Rule] = []
-    /// Levels from points.
-    public var levels: [Level] = []
-    /// Listeners such as a Lua rule pack with plugins.
-    public var listeners: [any UsageListener] = []
     /// Raw visits older than this are deleted when the store opens; day totals and unlocks
     /// are kept for ever. Default: keep everything.
     public var visitRetention: Duration?
+    /// How the engine counts: timeouts, checkpoint interval, rules, levels, listeners.
+    public var engine = Engine.Configuration()
 
     /// Creates the default configuration.
     public init() {}
 
-    var engine: Engine.Configuration {
-      Engine.Configuration(
-        idleTimeout: idleTimeout, sessionTimeout: sessionTimeout, checkpointInterval: checkpointInterval,
-        rules: rules, levels: levels, listeners: listeners)
+    /// The engine's settings, read and written through the tracker's configuration
+    /// (`configuration.rules`, `configuration.idleTimeout`, ...).
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Engine.Configuration, Value>) -> Value {
+      get { engine[keyPath: keyPath] }
+      set { engine[keyPath: keyPath] = newValue }
     }
 
     /// The store's path, creating its folder; `nil` for in-memory.
@@ -90,32 +85,6 @@ extension Tracker {
       #else
         return "dwell"
       #endif
-    }
-  }
-}
-
-/// A problem Dwell met and handled; the app keeps running and counting.
-///
-/// Delivered through ``Tracker/problems()`` and ``Tracker/onProblem(_:)``.
-public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable {
-  /// The store could not be opened or written; Dwell counts in memory.
-  case storeUnavailable(String)
-  /// The store was damaged; it was moved aside to this path and a fresh one started.
-  case storeMovedAside(String)
-  /// The store was written by a newer Dwell; it was left untouched and Dwell counts in memory.
-  case storeFromNewerVersion(String)
-  /// The App Group container does not exist (check the entitlement).
-  case noAppGroup(String)
-  /// A commit failed; the data stays in memory and is retried.
-  case commitFailed(String)
-
-  public var description: String {
-    switch self {
-    case .storeUnavailable(let why): return "the store is unavailable, counting in memory: \(why)"
-    case .storeMovedAside(let path): return "the store was damaged; it was moved to \(path) and a new one started"
-    case .storeFromNewerVersion(let why): return "the store is from a newer Dwell, left untouched: \(why)"
-    case .noAppGroup(let group): return "no App Group container '\(group)' (check the entitlement)"
-    case .commitFailed(let why): return "a commit failed and will be retried: \(why)"
     }
   }
 }

@@ -1,44 +1,27 @@
-/// What a query is about: the whole app, or one screen (or feature timer).
-public enum Subject: Hashable, Sendable {
-  /// The whole app.
-  case app
-  /// One screen or feature, by name.
-  case screen(String)
-
-  var name: String? {
-    if case .screen(let name) = self { return name }
-    return nil
-  }
+/// The questions an app asks about usage, answered from memory, the same way by a
+/// ``Tracker`` and by an ``Engine``: how long, how often, which days in a row, which rules
+/// are unlocked and how far the others are.
+///
+/// A type conforms by naming the engine that answers; before it has one (a tracker whose
+/// store is still opening) every query answers zero, empty or `nil`. Queries never run a
+/// script and never wait for the disk.
+///
+/// ```swift
+/// func header(_ usage: some UsageQueries) -> String {
+///   "\(usage.time(.app, in: .today)) today, \(usage.currentStreak()) days in a row"
+/// }
+/// ```
+public protocol UsageQueries: Sendable {
+  /// The engine that answers; `nil` while there is none yet.
+  var engine: Engine? { get }
 }
 
-/// A span of local days for a query.
-public enum Period: Hashable, Sendable {
-  /// Everything so far.
-  case allTime
-  /// Today (local day, in the zone in force).
-  case today
-  /// Yesterday.
-  case yesterday
-  /// One day.
-  case day(Day)
-  /// The last `n` days, today included.
-  case lastDays(Int)
-  /// A range of days, both ends included.
-  case days(ClosedRange<Day>)
-
-  func contains(_ day: Day, today: Day) -> Bool {
-    switch self {
-    case .allTime: return true
-    case .today: return day == today
-    case .yesterday: return day == today.adding(days: -1)
-    case .day(let d): return day == d
-    case .lastDays(let n): return day <= today && day.ordinal > today.ordinal - Int32(clamping: n)
-    case .days(let range): return range.contains(day)
-    }
-  }
+extension Engine: UsageQueries {
+  /// The engine itself: an engine answers its own queries.
+  public var engine: Engine? { self }
 }
 
-extension Engine {
+extension UsageQueries {
   /// Time accrued by `subject` in `period`, including the visit still open.
   ///
   /// ```swift
@@ -46,7 +29,7 @@ extension Engine {
   /// ```
   /// - Complexity: O(1) for `.allTime` and `.today`; O(days) for other periods. Memory only.
   public func time(_ subject: Subject = .app, in period: Period = .allTime) -> Duration {
-    reading { accountant, _, now in
+    read(.zero) { accountant, _, now in
       let today = accountant.span(at: now).day
       let extra = accountant.projected(subject.name, to: now)
       guard let tally = accountant.tally(subject.name) else { return .zero }
@@ -64,18 +47,18 @@ extension Engine {
 
   /// Visits of a screen, all time.
   public func visits(_ screen: String) -> Int {
-    reading { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0 }
+    read(0) { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0 }
   }
 
   /// Sessions so far.
-  public var sessions: Int { reading { accountant, _, _ in accountant.sessions } }
+  public var sessions: Int { read(0) { accountant, _, _ in accountant.sessions } }
 
-  /// The local day now.
-  public var today: Day { reading { accountant, _, now in accountant.span(at: now).day } }
+  /// The local day now (`nil` before there is an engine).
+  public var today: Day? { engine?.reading { accountant, _, now in accountant.span(at: now).day } }
 
   /// Time per day for the last `days` days, oldest first, today last (for charts).
   public func series(_ subject: Subject = .app, lastDays days: Int) -> [(day: Day, time: Duration)] {
-    reading { accountant, _, now in
+    read([]) { accountant, _, now in
       let today = accountant.span(at: now).day
       let tally = accountant.tally(subject.name) ?? Tally()
       var extra: [Day: Int64] = [:]
@@ -92,12 +75,14 @@ extension Engine {
   public func activeDays(_ subject: Subject = .app, minimumPerDay: Duration = .zero, in period: Period = .allTime)
     -> Int
   {
-    qualifyingDays(subject, minimumPerDay).filter { period.contains($0, today: today) }.count
+    guard let today else { return 0 }
+    return qualifyingDays(subject, minimumPerDay).filter { period.contains($0, today: today) }.count
   }
 
   /// The run of qualifying days ending today, or yesterday if today does not qualify yet.
   public func currentStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
     if let streaks = appStreaks(subject, minimumPerDay) { return streaks.current }
+    guard let today else { return 0 }
     let days = Set(qualifyingDays(subject, minimumPerDay).map(\.ordinal))
     var end = today.ordinal
     if !days.contains(end) { end -= 1 }
@@ -121,15 +106,15 @@ extension Engine {
   }
 
   /// Whether the rule with this id is unlocked.
-  public func isUnlocked(_ id: String) -> Bool { reading { _, book, _ in book.unlocked[id] != nil } }
+  public func isUnlocked(_ id: String) -> Bool { read(false) { _, book, _ in book.unlocked[id] != nil } }
 
   /// Points so far: those of unlocked rules plus those awarded by plugins. Memory only.
   public var points: Int {
-    reading { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
+    read(0) { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
   }
 
   /// Every unlock so far, by rule id.
-  public var unlocks: [String: UnlockRecord] { reading { _, book, _ in book.unlocked } }
+  public var unlocks: [String: UnlockRecord] { read([:]) { _, book, _ in book.unlocked } }
 
   /// The app's streaks from the rule book's qualifier of active days, which keeps its runs
   /// as days are credited: O(1), where a pass over the days costs milliseconds after
@@ -137,7 +122,7 @@ extension Engine {
   /// today or yesterday is not in the qualifier yet.
   private func appStreaks(_ subject: Subject, _ minimum: Duration) -> (longest: Int, current: Int)? {
     guard subject.name == nil, minimum == .zero else { return nil }
-    return reading { accountant, book, now -> (longest: Int, current: Int)? in
+    return read(nil) { accountant, book, now -> (longest: Int, current: Int)? in
       let qualifier = book.appDays
       let today = accountant.span(at: now).day
       let yesterday = today.adding(days: -1)
@@ -160,11 +145,38 @@ extension Engine {
 
   /// Sorted days on which `subject` reached the minimum, counting time still open.
   private func qualifyingDays(_ subject: Subject, _ minimum: Duration) -> [Day] {
-    reading { accountant, _, now in
+    read([]) { accountant, _, now in
       var days = accountant.tally(subject.name)?.days ?? [:]
       for item in accountant.projected(subject.name, to: now) { days[item.day, default: 0] += item.nanos }
       let need = minimum.nanoseconds
       return days.filter { need > 0 ? $0.value >= need : $0.value > 0 }.keys.sorted()
     }
+  }
+
+  /// The progress of every rule in force, in order ("18 of 30 min in Lessons").
+  public func progress() -> [(rule: Rule, progress: RuleProgress)] {
+    engine?.withState { accountant, book in book.progress(at: accountant.cursor, &accountant) } ?? []
+  }
+
+  /// The progress of one rule, or `nil` for an unknown id.
+  public func progress(of id: String) -> RuleProgress? {
+    progress().first { $0.rule.id == id }?.progress
+  }
+
+  /// Today's progress toward a daily goal.
+  public func progress(of goal: DailyGoal) -> GoalProgress {
+    let done = time(goal.subject, in: .today)
+    let target = max(goal.target, .nanoseconds(1))
+    let met = done >= goal.target
+    let reference = Duration.nanoseconds(goal.target.nanoseconds)
+    return GoalProgress(
+      done: done, target: goal.target, fraction: min(1, done.seconds / target.seconds),
+      remaining: met ? .zero : goal.target - done, isMet: met,
+      summary: "\(Condition.words(min(done, goal.target), like: reference)) of \(Condition.words(goal.target))")
+  }
+
+  /// Reads the engine's state, or answers `empty` when there is no engine yet.
+  private func read<T>(_ empty: T, _ body: (inout Accountant, RuleBook, Int64) -> T) -> T {
+    engine?.reading(body) ?? empty
   }
 }

@@ -1,0 +1,25 @@
+/// A problem Dwell met and handled; the app keeps running and counting.
+///
+/// Delivered through ``Tracker/problems()`` and ``Tracker/onProblem(_:)``.
+public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable {
+  /// The store could not be opened or written; Dwell counts in memory.
+  case storeUnavailable(String)
+  /// The store was damaged; it was moved aside to this path and a fresh one started.
+  case storeMovedAside(String)
+  /// The store was written by a newer Dwell; it was left untouched and Dwell counts in memory.
+  case storeFromNewerVersion(String)
+  /// The App Group container does not exist (check the entitlement).
+  case noAppGroup(String)
+  /// A commit failed; the data stays in memory and is retried.
+  case commitFailed(String)
+
+  public var description: String {
+    switch self {
+    case .storeUnavailable(let why): return "the store is unavailable, counting in memory: \(why)"
+    case .storeMovedAside(let path): return "the store was damaged; it was moved to \(path) and a new one started"
+    case .storeFromNewerVersion(let why): return "the store is from a newer Dwell, left untouched: \(why)"
+    case .noAppGroup(let group): return "no App Group container '\(group)' (check the entitlement)"
+    case .commitFailed(let why): return "a commit failed and will be retried: \(why)"
+    }
+  }
+}

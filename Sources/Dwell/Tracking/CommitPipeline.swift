@@ -1,0 +1,146 @@
+/// The path from memory to disk: a checkpoint writes the crash journal (microseconds), a
+/// fold moves everything into SQLite, and folds that fail back off (2 s doubling to 60 s).
+///
+/// Journal writes and folds are serialised by the commit lock, so the journal never runs
+/// behind a fold; unlocks and notifications are queued for the ``Announcer`` once what
+/// came before them is persisted, and delivered after every lock is released.
+final class CommitPipeline: Sendable {
+  private let store: Store
+  private let state: Locked<EngineState>
+  private let committer: Locked<Committer>
+  private let announcer: Announcer
+  private let clock: any MonotonicClock
+  /// The checkpoint interval, in nanoseconds.
+  private let interval: Int64
+
+  private struct Committer: ~Copyable {
+    var journal: Journal?
+    var announced = Set<String>()
+    /// Folds that failed in a row (a full disk, say), and the instant before which a
+    /// checkpoint that cannot journal does not try to fold again: the backlog grows while
+    /// the disk is full, and retrying it every interval would cost more each time.
+    var failedFolds = 0
+    var retryFoldAt: Int64 = .min
+  }
+
+  init(
+    store: Store, journaled: Bool, state: Locked<EngineState>, announcer: Announcer, clock: any MonotonicClock,
+    interval: Int64,
+    announced: Set<String>
+  ) {
+    self.store = store
+    self.state = state
+    self.announcer = announcer
+    self.clock = clock
+    self.interval = max(interval, 1)
+    let journal = journaled && store.isFile ? try? Journal(storePath: store.path) : nil
+    committer = Locked(Committer(journal: journal, announced: announced))
+  }
+
+  /// Every few checkpoints of use, changes are folded into SQLite; in between, the journal.
+  private var foldInterval: Int64 { interval &* 15 }
+
+  /// Makes everything accrued so far crash-safe in the journal. Returns whether a fold is
+  /// due instead (the fold interval passed, or there is no journal or it cannot be written,
+  /// unless folds are backing off).
+  func checkpoint() -> Bool {
+    committer.withLock { committer -> Bool in
+      let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
+        guard !state.stopped else { return (nil, false, []) }
+        let accountant = state.accountant
+        if accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
+          return (nil, true, [])
+        }
+        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, false, []) }
+        state.journaled = accountant.revision
+        defer { state.notifications.removeAll() }
+        return (state.accountant.batch(take: false), false, state.notifications)
+      }
+      guard let batch else { return fold }
+      if let journal = committer.journal, (try? journal.write(batch)) != nil {
+        announce(batch.unlocks, notes, &committer)
+        return false
+      }
+      // No journal, or it could not be written: fold instead (unless folds are backing
+      // off), and announce only once that is done.
+      state.withLock { $0.notifications = notes + $0.notifications }
+      return clock.now().nanoseconds >= committer.retryFoldAt
+    }
+  }
+
+  /// Folds everything accrued so far into SQLite. On failure the changes go back into
+  /// memory (and stay in the journal) for the next fold.
+  func fold() throws {
+    try committer.withLock { committer in
+      guard
+        let (batch, notes) = state.withLock({ state -> (CheckpointBatch, [UsageNotification])? in
+          guard !state.stopped else { return nil }
+          state.lastFold = state.accountant.cursor
+          state.foldRequested = false
+          guard state.accountant.hasPendingChanges || !state.notifications.isEmpty else { return nil }
+          state.journaled = state.accountant.revision
+          defer { state.notifications.removeAll() }
+          return (state.accountant.batch(take: true), state.notifications)
+        })
+      else { return }
+      let journal = committer.journal
+      do {
+        try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
+      } catch {
+        state.withLock {
+          $0.accountant.restore(batch)
+          $0.notifications = notes + $0.notifications
+        }
+        throw error
+      }
+      announce(batch.unlocks, notes, &committer)
+      // Start the journal afresh: only the visits still open.
+      if let journal, !batch.openVisits.isEmpty {
+        var rest = CheckpointBatch(boot: batch.boot)
+        rest.openVisits = batch.openVisits
+        try? journal.write(rest)
+      }
+    }
+  }
+
+  /// For an engine that keeps everything in memory: drops what is pending (it is in the
+  /// totals already) and queues unlocks and notifications at once.
+  func release() {
+    committer.withLock { committer in
+      let (unlocks, notes) = state.withLock { state -> ([UnlockRecord], [UsageNotification]) in
+        state.lastFold = state.accountant.cursor
+        state.foldRequested = false
+        state.journaled = state.accountant.revision
+        defer { state.notifications.removeAll() }
+        return (state.accountant.dropPending(), state.notifications)
+      }
+      announce(unlocks, notes, &committer)
+    }
+  }
+
+  /// Records the outcome of a fold for the back-off.
+  func foldEnded(failed: Bool) {
+    let now = failed ? clock.now().nanoseconds : 0
+    committer.withLock {
+      guard failed else {
+        $0.failedFolds = 0
+        $0.retryFoldAt = .min
+        return
+      }
+      $0.failedFolds += 1
+      let backoff = interval << min($0.failedFolds, 5)
+      $0.retryFoldAt = now &+ min(backoff, 60_000_000_000)
+    }
+  }
+
+  /// Deletes the journal after a clean final fold.
+  func removeJournal() { committer.withLock { $0.journal?.remove() } }
+
+  /// Leaves the journal for the next launch to fold, as a crash would.
+  func abandonJournal() { committer.withLock { $0.journal?.abandon() } }
+
+  private func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
+    let fresh = unlocks.filter { committer.announced.insert($0.rule).inserted }
+    announcer.enqueue(fresh.map { .unlock($0) } + notes.map { .notification($0) })
+  }
+}

@@ -1,0 +1,135 @@
+/// How an engine processes: applies recorded events in order, catches accrual up to each
+/// instant a rule could unlock, hands events to listeners, and keeps its timers.
+extension Engine {
+
+  /// Applies every recorded event and brings accrual up to now; unlocks rules at their
+  /// exact instants. Called by timers and queries; safe from any thread.
+  public func process() {
+    let now = clock.now().nanoseconds
+    var mustFold = false
+    let mustPersist = state.withLock { state -> Bool in
+      guard !state.stopped else { return false }
+      let notesBefore = state.notifications.count
+      var events = state.spare
+      state.spare = []  // uniquely referenced, or the hot path would copy it on its next append
+      buffer.drain(into: &events)
+      var unlocked: [UnlockRecord] = []
+      for item in events {
+        let at = max(item.at, state.accountant.cursor)
+        catchUp(&state, to: at, &unlocked)
+        state.accountant.apply(item.event, at: at)
+        let fresh = state.book.evaluate(at: at, &state.accountant)
+        unlocked += fresh
+        unlocked += dispatch(&state, at: at, fresh, tick: false)
+      }
+      events.removeAll(keepingCapacity: true)
+      state.spare = events
+      catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
+      for record in unlocked { state.accountant.recordUnlock(record) }
+      scheduleTimers(&state)
+      // A flood of visits (thousands a second) is folded early, so memory stays bounded.
+      // Once per fold: commit() calls process() itself.
+      if state.accountant.pendingVisitCount >= 4096, !state.foldRequested {
+        state.foldRequested = true
+        mustFold = true
+      }
+      // Only what this call produced: a checkpoint calls process() itself.
+      return !unlocked.isEmpty || state.notifications.count > notesBefore
+    }
+    if mustFold {
+      onWriter { $0.commitReportingErrors() }
+    } else if mustPersist {
+      // Persist (journal) before announcing.
+      onWriter { $0.checkpoint() }
+    }
+  }
+
+  /// Advances accrual to `target`, stopping at each instant a rule could unlock.
+  private func catchUp(_ state: inout EngineState, to target: Int64, _ unlocked: inout [UnlockRecord]) {
+    while let wake = state.book.nextWake(after: state.accountant.cursor, &state.accountant),
+      wake <= target
+    {
+      state.accountant.advance(to: wake)
+      let fresh = state.book.evaluate(at: wake, &state.accountant)
+      unlocked += fresh
+      unlocked += dispatch(&state, at: wake, fresh, tick: state.book.isTick(state.accountant))
+    }
+    state.accountant.advance(to: target)
+  }
+
+  /// Hands events to the listeners and carries out their actions. Returns the unlocks
+  /// they caused (already recorded in the rule book).
+  private func dispatch(_ state: inout EngineState, at m: Int64, _ fresh: [UnlockRecord], tick: Bool) -> [UnlockRecord]
+  {
+    let listeners = state.listeners
+    guard !listeners.isEmpty else { return [] }
+    var queue = state.accountant.takeEvents() + fresh.map { .unlocked($0.rule) } + (tick ? [.tick] : [])
+    var caused: [UnlockRecord] = []
+    var rounds = 0
+    while !queue.isEmpty, rounds < 8 {
+      rounds += 1
+      let today = state.accountant.span(at: m).day
+      let view = state.book.makeView(at: m, state.accountant, today: today)
+      var next: [UsageEvent] = []
+      for event in queue {
+        for listener in listeners {
+          for action in listener.receive(event, usage: view) {
+            switch action {
+            case .award(let points, let reason, let source):
+              state.accountant.award(
+                Award(source: source, points: points, reason: reason, wall: state.accountant.wall(at: m)))
+            case .unlock(let id):
+              if let record = state.book.unlock(id, at: m, state.accountant) {
+                caused.append(record)
+                next.append(.unlocked(id))
+              }
+            case .notify(let notification):
+              state.notifications.append(notification)
+            case .saveState(let source, let data):
+              if data.utf8.count <= 64 << 10 { state.accountant.saveState(data, for: source) }
+            }
+          }
+        }
+      }
+      queue = next
+    }
+    return caused
+  }
+
+  func scheduleTimers(_ state: inout EngineState) {
+    let cursor = state.accountant.cursor
+    let next = state.book.nextWake(after: cursor, &state.accountant)
+    if state.wake?.at != next {
+      state.wake?.work.cancel()
+      state.wake = nil
+      if let next {
+        let work = scheduler.schedule(at: MonotonicInstant(nanoseconds: next)) { [weak self] in
+          self?.process()
+        }
+        state.wake = (next, work)
+      }
+    }
+    if !inMemory, state.checkpoint == nil,
+      state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges
+    {
+      let interval = max(configuration.checkpointInterval.nanoseconds, 1)
+      var at = cursor &+ interval
+      if let horizon = scheduler.horizon?.nanoseconds, horizon > at {
+        // The clock is jumping to `horizon` with nothing recorded on the way: one
+        // checkpoint in the last interval before it does what all the others would.
+        at += (horizon - at) / interval * interval
+      }
+      state.checkpoint = scheduler.schedule(at: MonotonicInstant(nanoseconds: at)) { [weak self] in
+        self?.checkpointFired()
+      }
+    }
+  }
+
+  private func checkpointFired() {
+    state.withLock {
+      $0.checkpoint = nil
+      $0.periodicCheckpoints += 1
+    }
+    checkpoint()
+  }
+}

@@ -1,0 +1,72 @@
+/// Changing what an engine counts by: hot reload of rules and listeners, imported totals,
+/// and taking over another engine's live state.
+extension Engine {
+
+  /// Replaces the rules in force (hot reload). Rules already unlocked stay unlocked; the
+  /// progress of the others is recomputed from the totals, not from history.
+  ///
+  /// - Throws: ``RuleError`` when the new rules are invalid; the old ones stay in force.
+  ///
+  /// - Parameters:
+  ///   - rules: the new rules.
+  ///   - listeners: the new listeners, or `nil` to keep the current ones. New listeners
+  ///     get the states the old ones saved.
+  public func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
+    try Rule.validate(rules)
+    process()
+    let unlocked = state.withLock { state -> [UnlockRecord] in
+      if let listeners {
+        for listener in listeners { listener.restore(states: state.accountant.listenerStates) }
+        state.listeners = listeners
+        state.accountant.collectsEvents = !listeners.isEmpty
+      }
+      let kept = Array(state.book.unlocked.values)
+      state.book = RuleBook(
+        rules: rules, unlocked: kept, tick: configuration.evaluationTick.nanoseconds,
+        wantsTicks: state.listeners.contains { $0.wantsTicks }, accountant: state.accountant)
+      let at = state.accountant.cursor
+      let fresh = state.book.evaluate(at: at, &state.accountant)
+      for record in fresh { state.accountant.recordUnlock(record) }
+      scheduleTimers(&state)
+      return fresh
+    }
+    if !unlocked.isEmpty { onWriter { $0.checkpoint() } }
+  }
+
+  /// The rules in force.
+  public var rules: [Rule] { state.withLock { $0.book.rules } }
+
+  /// Adds totals kept elsewhere to today, once per key (see `Tracker.importTotals`).
+  func importTotals(app: Int64, screens: [String: Int64], key: String) -> Bool {
+    process()
+    let imported = state.withLock { state -> Bool in
+      let cursor = state.accountant.cursor
+      let today = state.accountant.span(at: cursor).day
+      guard state.accountant.importTotals(app: app, screens: screens, on: today, key: key) else { return false }
+      let fresh = state.book.evaluate(at: cursor, &state.accountant)
+      for record in fresh { state.accountant.recordUnlock(record) }
+      return true
+    }
+    if imported { commitReportingErrors() }
+    return imported
+  }
+
+  /// What is going on now: whether the app is active and which instances are visible.
+  func liveState() -> (active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    withState { accountant, _ in (accountant.isActive, accountant.visibleInstances) }
+  }
+
+  /// Takes over what another engine had going (a store switch): active or not, and the
+  /// visible instances, without counting a new session or new visits.
+  func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    process()
+    state.withLock { state in
+      state.accountant.adopt(active: active, visible: visible)
+      scheduleTimers(&state)
+    }
+  }
+
+  /// Whether the app is active now (as the engine has processed).
+  var isActive: Bool { withState { accountant, _ in accountant.isActive } }
+
+}
