@@ -1,34 +1,54 @@
 internal import Dwell
 
-/// Parses the durations designers type: `90s`, `10m`, `1h30m`, `2d`, `45` (seconds), `1.5h`.
+/// Parses the durations designers type (`90s`, `10m`, `1h30m`, `2d`, `1w`, `1.5h`, `45` for
+/// seconds) and writes durations back in words.
 enum SimDuration {
-  static func parse(_ text: String) -> Duration? {
+  /// The longest single `wait`: ten years.
+  static let longest: Double = 3650 * 86400
+
+  static let forms = "90s, 10m, 1h30m, 1.5h, 2d, 1w, or a number of seconds"
+
+  /// The duration `text` names.
+  ///
+  /// - Throws: a message saying which forms there are, that durations are not negative,
+  ///   or that one wait is at most ten years.
+  static func parse(_ text: String) throws(Simulator.CommandError) -> Duration {
     let lower = text.lowercased()
-    guard !lower.isEmpty else { return nil }
-    if let seconds = Double(lower), seconds >= 0, seconds.isFinite {
-      return .milliseconds(Int64((seconds * 1000).rounded()))
+    guard !lower.isEmpty else { throw .init("wait takes a duration: \(forms)") }
+    if lower.hasPrefix("-") {
+      throw .init(
+        "a duration cannot be negative ('\(text)'); to move the wall clock back, use 'clock -\(lower.dropFirst())'")
     }
     var total = 0.0
-    var number = ""
-    var sawUnit = false
-    for character in lower {
-      if character.isNumber || character == "." {
-        number.append(character)
-        continue
+    if let seconds = Double(lower), seconds.isFinite {
+      total = seconds
+    } else {
+      var number = ""
+      var sawUnit = false
+      for character in lower {
+        if character.isNumber || character == "." {
+          number.append(character)
+          continue
+        }
+        let scale: Double
+        switch character {
+        case "s": scale = 1
+        case "m": scale = 60
+        case "h": scale = 3600
+        case "d": scale = 86400
+        case "w": scale = 604_800
+        default: throw .init("'\(text)' is not a duration: \(forms)")
+        }
+        guard let value = Double(number) else { throw .init("'\(text)' is not a duration: \(forms)") }
+        total += value * scale
+        number = ""
+        sawUnit = true
       }
-      guard let value = Double(number) else { return nil }
-      switch character {
-      case "s": total += value
-      case "m": total += value * 60
-      case "h": total += value * 3600
-      case "d": total += value * 86400
-      case "w": total += value * 604_800
-      default: return nil
-      }
-      number = ""
-      sawUnit = true
+      guard number.isEmpty, sawUnit, total.isFinite else { throw .init("'\(text)' is not a duration: \(forms)") }
     }
-    guard number.isEmpty, sawUnit, total.isFinite, total <= 3650 * 86400 else { return nil }
+    guard total <= longest else {
+      throw .init("'\(text)' is \(Int(min(total, 1e15) / 86400)) days; one wait is at most 3650 days (10 years)")
+    }
     return .milliseconds(Int64((total * 1000).rounded()))
   }
 

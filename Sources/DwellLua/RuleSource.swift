@@ -7,6 +7,9 @@ public struct RuleSource: Sendable {
   public var rules: [Rule]
   /// The Lua pack they came from, if any (diagnostics, printed lines, memory).
   public var pack: LuaRulePack?
+  /// The scripts the pack was made from, to make a fresh one (plugins back at their start).
+  private var scripts: [(name: String, text: String)] = []
+  private var limits = ScriptLimits()
 
   /// Loads rules from `path`, choosing the form by the path: a directory or `.lua` file is
   /// a Lua pack, anything else is the JSON form.
@@ -18,10 +21,18 @@ public struct RuleSource: Sendable {
       throw RuleError("\(path): no such file or directory")
     }
     if isDirectory.boolValue || path.hasSuffix(".lua") {
-      let pack = try LuaRulePack(contentsOf: path, limits: limits)
-      return RuleSource(rules: pack.rules, pack: pack)
+      let scripts = try LuaRulePack.read(path)
+      let pack = try LuaRulePack(scripts: scripts, limits: limits)
+      return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
     }
     guard let data = FileManager.default.contents(atPath: path) else { throw RuleError("\(path): cannot be read") }
     return RuleSource(rules: try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path), pack: nil)
+  }
+
+  /// The same rules in a fresh Lua state, as if just loaded from the same texts: plugin
+  /// state and diagnostics start again (for a simulation that restarts its world).
+  package func fresh() -> RuleSource {
+    guard pack != nil, let pack = try? LuaRulePack(scripts: scripts, limits: limits) else { return self }
+    return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
   }
 }

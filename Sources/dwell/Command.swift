@@ -107,7 +107,7 @@ struct Command: Sendable {
 
 /// Formatting of help text: word wrapping and two-column tables.
 enum Help {
-  static let width = 90
+  static let width = 80
 
   /// `prefix` then the words of `text`, wrapped at ``width`` columns, continuation lines
   /// indented by `indent` spaces.

@@ -1,3 +1,4 @@
+internal import Dispatch
 internal import Dwell
 internal import DwellHarness
 internal import Foundation
@@ -8,39 +9,86 @@ internal import Foundation
   internal import Darwin
 #endif
 
+/// `dwell sim`: the simulator in a terminal (a live view), or driven line by line by a
+/// script or a pipe, where a line that fails stops the run with its line number.
 enum SimCommand {
   static let command = Command(
     name: "sim",
     summary: "Simulate sessions by hand while writing rules (the harness)",
     discussion: """
-      A simulated app on a manual clock, for trying rules without building an app. The app
-      starts launched and active. Type commands; the view shows the clock, the screens, the
-      totals, every rule with its progress, and a log. Saving a rules file reloads it at
-      once; a broken file is reported and the previous rules keep running.
+      A simulated app on a manual clock, for trying rules without building an app.
+      Type commands; the view shows the clock, the screens, the totals, every rule
+      with its progress, and a log. Saving a rules file reloads it at once; a broken
+      file is reported with its file, line and fix, and the previous rules keep
+      running.
       """,
     options: [
       .value("rules", "DIR|FILE", "Rules to load and watch (default: rules/ if it exists)"),
-      .value("store", "PATH", "Keep the store at PATH (default: a temporary file)"),
-      .value("start", "DATE", "Start at this local date and time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
+      .value("store", "PATH", "Keep the store at PATH (default: a temporary file, removed on exit)"),
+      .value("start", "DATE", "Start at this local time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
       .value("tz", "ZONE", "Time zone (default: the system's)"),
       .value("idle-timeout", "S", "Stop counting S seconds after the last touch (default off)"),
       .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
       .value("script", "FILE", "Run the commands in FILE (- for stdin) and print the log"),
+      .flag("watch", "With --script or a pipe: reload saved rules while it runs"),
     ],
     sections: [
-      .init("COMMANDS", Simulator.help),
+      .init("COMMANDS", Simulator.commandTable),
+      .init(
+        "SCRIPTS",
+        """
+        One command a line, as typed; '#' starts a comment; 'exit' ends. With
+        --script FILE, or commands piped in, each line runs as it arrives and the log
+        is printed. A line that fails (an unknown command, a bad argument) stops the
+        run: the error names the line (session.txt:3: ...) and the exit code is 1.
+        """),
+      .init(
+        "THE VIEW",
+        """
+        The app starts launched and active. 'active', 'fg', 'next day' and 'skip'
+        make it active; 'launch' leaves it inactive. Only active time counts.
+        wait takes 90s, 10m, 1h30m, 1.5h, 2d, 1w or seconds (45), at most 3650 days.
+        'Screens today/all: Lessons 10m 00s/1h 10m' is today's time / all time.
+        Levels go by points; the level shown is the highest whose points are reached.
+        A plugin's unlock(id) unlocks only a rule its own pack declares.
+        """),
       .init(
         "EXAMPLE",
         """
-        dwell sim --rules rules/learning
+        $ dwell sim --rules rules/learning --start "2026-05-04 09:00"
         > open Lessons
+        05-04 09:00:00  ★ Achievement first-lesson "First lesson" (+10 points)
         > wait 30m
-        12:05:00 ★ Unlocked bonus-level "Bonus level"
+        05-04 09:10:00  ★ Achievement lesson-time/bronze "Lesson time" (+10 points)
+        05-04 09:30:00  ★ Unlocked bonus-level "Bonus level"
         """),
     ],
     run: run)
 
   static func run(_ args: Arguments) throws {
+    let simulator: Simulator
+    do {
+      simulator = try Simulator(options: try options(args))
+    } catch let error as UsageError {
+      throw error
+    } catch {
+      throw Failure("\(error)")
+    }
+    defer { simulator.close() }
+    if let script = args.value("script"), script != "-" {
+      guard let handle = FileHandle(forReadingAtPath: script) else {
+        throw Failure("cannot read \(script): no such file, or not readable")
+      }
+      defer { try? handle.close() }
+      try runScript(LineReader(fd: handle.fileDescriptor), name: script, simulator, watch: args.flag("watch"))
+    } else if args.value("script") == nil, isatty(0) == 1, isatty(1) == 1 {
+      interactive(simulator)
+    } else {
+      try runScript(LineReader(fd: 0), name: "stdin", simulator, watch: args.flag("watch"))
+    }
+  }
+
+  static func options(_ args: Arguments) throws -> Simulator.Options {
     var zone = TimeZone.current
     if let name = args.value("tz") {
       guard let parsed = TimeZone(identifier: name) else {
@@ -55,33 +103,18 @@ enum SimCommand {
     if let timeout = try args.seconds("session-timeout") { options.configuration.sessionTimeout = timeout }
     if let text = args.value("start") {
       guard let start = parseStart(text, zone: zone) else {
-        throw UsageError("--start takes a local date and time, such as \"2026-05-04 09:00\"")
+        throw UsageError("--start takes a local date and time from 1970 to 2200, such as \"2026-05-04 09:00\"")
       }
       options.start = start
     }
-    let simulator: Simulator
-    do {
-      simulator = try Simulator(options: options)
-    } catch {
-      throw Failure("\(error)")
-    }
-    if let script = args.value("script") {
-      let text =
-        script == "-"
-        ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self) : try Files.read(script)
-      runLines(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init), simulator)
-    } else if isatty(0) == 1 && isatty(1) == 1 {
-      interactive(simulator)
-    } else {
-      var lines: [String] = []
-      while let line = readLine() { lines.append(line) }
-      runLines(lines, simulator)
-    }
+    return options
   }
 
   static func parseStart(_ text: String, zone: TimeZone) -> WallInstant? {
     let parts = text.replacingOccurrences(of: "T", with: " ").split(separator: " ")
-    guard let first = parts.first, let day = Day(first) else { return nil }
+    guard let first = parts.first, let day = Day(first), (1970...2200).contains(day.components.year) else {
+      return nil
+    }
     var hour = 9
     var minute = 0
     if parts.count > 1 {
@@ -98,47 +131,123 @@ enum SimCommand {
       .map(WallInstant.init)
   }
 
-  /// Line mode: echo each command, print its answer and the log lines it added.
-  static func runLines(_ lines: [String], _ simulator: Simulator) {
-    var seen = 0
-    func flush() {
-      let fresh = simulator.log(since: seen)
-      seen = fresh.count
-      for line in fresh.lines { print(line) }
+  /// Line mode: echo each command as it arrives, print its answer and the log lines it
+  /// added; a command that fails ends the run with `name:line:` and exit code 1.
+  static func runScript(_ reader: LineReader, name: String, _ simulator: Simulator, watch: Bool) throws {
+    let printer = LogPrinter(simulator)
+    printer.flush()
+    if watch {
+      simulator.onChange = { printer.flush() }
+      simulator.watchRules()
     }
-    flush()
-    for raw in lines {
+    var number = 0
+    while let raw = reader.next() {
+      number += 1
       let line = raw.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       if line == "exit" { break }
-      print("> \(line)")
-      let answer = simulator.execute(line)
-      flush()
-      if !answer.isEmpty { print(answer) }
+      printer.write("> \(line)")
+      do {
+        let answer = try simulator.perform(line)
+        printer.flush()
+        if !answer.isEmpty { printer.write(answer) }
+      } catch {
+        printer.flush()
+        throw Failure("\(name):\(number): \(error.message)")
+      }
     }
   }
 
   static func interactive(_ simulator: Simulator) {
-    let color = Terminal.wantsColor
-    let output = FileHandle.standardOutput
-    let draw: @Sendable (String) -> Void = { answer in
-      let (width, height) = Terminal.size()
-      var screen =
-        "\u{1B}[H\u{1B}[2J"
-        + simulator.render(width: width, height: height - 1 - answer.split(separator: "\n").count, color: color)
-      if !answer.isEmpty { screen += "\n" + answer }
-      screen += "\n> "
-      output.write(Data(screen.utf8))
-    }
-    simulator.onChange = { draw("") }
+    let screen = LiveScreen(simulator, color: Terminal.wantsColor)
+    simulator.onChange = { screen.draw() }
     simulator.watchRules()
-    draw("Type 'help' for the commands, 'exit' to leave.")
-    while let line = readLine() {
+    let queue = DispatchQueue(label: "dwell.sim.signals")
+    let sources = [
+      Terminal.on(SIGWINCH, queue: queue) { screen.draw() },
+      // The terminal drops the line typed so far; say so instead of ending the session.
+      Terminal.on(SIGINT, queue: queue) { screen.draw(answer: "Line cleared (type 'exit' to leave).") },
+      Terminal.on(SIGTERM, queue: queue) {
+        simulator.close()
+        exit(143)
+      },
+      Terminal.on(SIGHUP, queue: queue) {
+        simulator.close()
+        exit(129)
+      },
+    ]
+    screen.draw(answer: "Type 'help' for the commands, 'exit' to leave.")
+    let reader = LineReader(fd: 0)
+    while let line = reader.next() {
       let command = line.trimmingCharacters(in: .whitespaces)
       if command == "exit" || command == "q" { break }
-      let answer = command.isEmpty ? "" : simulator.execute(command)
-      draw(answer)
+      simulator.answerWidth = Terminal.size().width
+      screen.draw(answer: command.isEmpty ? "" : simulator.execute(command))
     }
-    output.write(Data("\n".utf8))
+    for source in sources { source.cancel() }
+    FileHandle.standardOutput.write(Data("\n".utf8))
+  }
+}
+
+/// Writes the simulator's new log lines to standard output, unbuffered (a pipe reader sees
+/// each at once), from the command loop and the watcher alike.
+final class LogPrinter: @unchecked Sendable {
+  // @unchecked: `seen` is touched only under `lock`.
+  private let simulator: Simulator
+  private let lock = NSLock()
+  private var seen = 0
+
+  init(_ simulator: Simulator) { self.simulator = simulator }
+
+  func flush() {
+    lock.withLock {
+      let fresh = simulator.log(since: seen)
+      seen = fresh.count
+      if !fresh.lines.isEmpty { put(fresh.lines.joined(separator: "\n")) }
+    }
+  }
+
+  func write(_ text: String) { lock.withLock { put(text) } }
+
+  private func put(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+}
+
+/// The interactive screen: the view above, the last answer, the prompt; redrawn after each
+/// command, on a reload, on a resize and on Ctrl-C, never wider or taller than the terminal.
+final class LiveScreen: @unchecked Sendable {
+  // @unchecked: `answer` is touched only under `lock`.
+  private let simulator: Simulator
+  private let color: Bool
+  private let lock = NSLock()
+  private var answer = ""
+
+  init(_ simulator: Simulator, color: Bool) {
+    self.simulator = simulator
+    self.color = color
+  }
+
+  /// Redraws; `answer` replaces the text shown under the view when given.
+  func draw(answer: String? = nil) {
+    lock.withLock {
+      if let answer { self.answer = answer }
+      let (width, height) = Terminal.size()
+      simulator.answerWidth = width
+      var shown =
+        self.answer.isEmpty
+        ? []
+        : self.answer.split(separator: "\n", omittingEmptySubsequences: false)
+          .flatMap { TerminalText.wrap(String($0), width) }
+      // The answer may take all but the header line and the prompt; beyond that it is cut.
+      let room = max(0, height - 2)
+      if shown.count > room {
+        let cut = shown.count - max(0, room - 1)
+        shown =
+          Array(shown.prefix(max(0, room - 1)))
+          + (room > 0 ? ["… \(cut) more lines (a taller terminal shows them)"] : [])
+      }
+      let view = simulator.render(width: width, height: max(1, height - 1 - shown.count), color: color)
+      let text = "\u{1B}[H\u{1B}[2J" + ([view] + shown).joined(separator: "\n") + "\n> "
+      FileHandle.standardOutput.write(Data(text.utf8))
+    }
   }
 }

@@ -1,3 +1,4 @@
+internal import Dispatch
 internal import Foundation
 
 #if canImport(Glibc)
@@ -6,7 +7,8 @@ internal import Foundation
   internal import Darwin
 #endif
 
-/// What the standard output is: a terminal (and how big), and whether colour is wanted.
+/// What the standard output is (a terminal, how big, whether colour is wanted), and the
+/// signals an interactive session answers: a resize redraws, Ctrl-C clears the line.
 enum Terminal {
   /// Whether standard output is a terminal.
   static var isTTY: Bool { isatty(1) == 1 }
@@ -21,5 +23,21 @@ enum Terminal {
       return (Int(size.ws_col), Int(size.ws_row))
     }
     return (80, 24)
+  }
+
+  /// Runs `handler` on `queue` whenever `signal` arrives, instead of its default action.
+  /// Keep the returned source alive as long as the handling should last.
+  static func on(_ signal: Int32, queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void)
+    -> any DispatchSourceSignal
+  {
+    #if canImport(Glibc)
+      Glibc.signal(signal, SIG_IGN)
+    #else
+      Darwin.signal(signal, SIG_IGN)
+    #endif
+    let source = DispatchSource.makeSignalSource(signal: signal, queue: queue)
+    source.setEventHandler(handler: handler)
+    source.resume()
+    return source
   }
 }

@@ -1,0 +1,124 @@
+internal import Dwell
+internal import DwellLua
+internal import Foundation
+
+/// The rules in the simulation: the engine's configuration from them, hot reload (a
+/// watcher in the background, or a check before each command), and what the rules do
+/// written to the log (unlocks, plugin awards, script errors).
+extension Simulator {
+  var configuration: Engine.Configuration {
+    var configuration = options.configuration
+    configuration.rules = source?.rules ?? []
+    if let pack = source?.pack {
+      configuration.levels = pack.levels
+      configuration.listeners = listeners(pack)
+    }
+    return configuration
+  }
+
+  /// The pack as the engine's listener, with its awards written to the log.
+  private func listeners(_ pack: LuaRulePack?) -> [any UsageListener] {
+    guard let pack, !pack.plugins.isEmpty else { return [] }
+    return [
+      AwardLog(pack: pack) { [weak self] points, reason, plugin in
+        let sign = points < 0 ? "" : "+"
+        self?.note("★ \(sign)\(points) points from \(plugin)\(reason.isEmpty ? "" : ": \(reason)")", .unlock)
+      }
+    ]
+  }
+
+  /// Watches the rules in the background (interactive mode, and `--watch`): a change is
+  /// applied at once and `onChange` is called.
+  public func watchRules() {
+    guard let path = options.rulesPath else { return }
+    let watcher = RuleWatcher(path: path) { [weak self] result in
+      guard let self else { return }
+      self.lock.withLock { if !self.closed { self.applyReload(result) } }
+      self.onChange?()
+    }
+    lock.withLock { self.watcher = watcher }
+    watcher.start()
+  }
+
+  /// Checks the rules for changes now (before each command when not watching), or reloads
+  /// them whatever happened (`reload`). Runs under the lock.
+  func reloadIfChanged(force: Bool) {
+    guard let path = options.rulesPath else { return }
+    if force {
+      do {
+        applyReload(.success(try RuleSource.load(path)))
+      } catch {
+        applyReload(.failure(error))
+      }
+      return
+    }
+    if poller == nil {
+      poller = RuleWatcher(path: path) { [weak self] result in self?.applyReload(result) }
+    }
+    poller?.checkNow()
+  }
+
+  private func applyReload(_ result: Result<RuleSource, RuleError>) {
+    switch result {
+    case .success(let fresh):
+      source = fresh
+      attach(fresh.pack)
+      // Unlocks the new rules cause are logged after the line that says they loaded.
+      held = []
+      do {
+        try engine?.setRules(fresh.rules, listeners: listeners(fresh.pack))
+        note("Rules reloaded: \(fresh.rules.count) rule\(fresh.rules.count == 1 ? "" : "s")", .info)
+      } catch {
+        note("Rules not reloaded: \(error)", .error)
+      }
+      let unlocks = held ?? []
+      held = nil
+      for record in unlocks { announce(record) }
+    case .failure(let error):
+      note("Rules not reloaded, the previous ones keep running: \(withinPack(error))", .error)
+    }
+  }
+
+  func attach(_ pack: LuaRulePack?) {
+    pack?.onDiagnostic { [weak self] error in
+      guard let self else { return }
+      self.note("Script error: \(self.withinPack(error))", .error)
+    }
+  }
+
+  /// An error's text with the pack's folder left out of file names (`unlocks.lua:3:`), so
+  /// the line and the reason fit a narrow terminal.
+  func withinPack(_ error: any Error) -> String {
+    let text = "\(error)"
+    guard let path = options.rulesPath, !path.hasSuffix(".lua"), !path.hasSuffix(".json") else { return text }
+    return text.replacingOccurrences(of: (path.hasSuffix("/") ? path : path + "/"), with: "")
+  }
+
+  func announce(_ record: UnlockRecord) {
+    if held != nil {
+      held?.append(record)
+      return
+    }
+    let rule = source?.rules.first { $0.id == record.rule }
+    let title = rule?.title.map { " \"\($0)\"" } ?? ""
+    let points = record.points > 0 ? " (+\(record.points) points)" : ""
+    let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"
+    note("★ \(kind) \(record.rule)\(title)\(points)", .unlock)
+  }
+}
+
+/// A pack as the engine sees it, telling the simulator of every award its plugins make.
+struct AwardLog: UsageListener {
+  let pack: LuaRulePack
+  let onAward: @Sendable (Int, String, String) -> Void
+
+  var wantsTicks: Bool { pack.wantsTicks }
+
+  func restore(states: [String: String]) { pack.restore(states: states) }
+
+  func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    let actions = pack.receive(event, usage: usage)
+    for case .award(let points, let reason, let source) in actions { onAward(points, reason, source) }
+    return actions
+  }
+}

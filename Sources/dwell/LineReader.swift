@@ -1,0 +1,40 @@
+internal import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+/// Reads lines from a file descriptor as they arrive (a pipe drives `dwell sim` live),
+/// retrying reads a signal interrupts (a resized terminal must not end the session).
+final class LineReader {
+  private let fd: Int32
+  private var buffer: [UInt8] = []
+  private var ended = false
+
+  init(fd: Int32) { self.fd = fd }
+
+  /// The next line without its newline, or `nil` at the end of the input.
+  func next() -> String? {
+    while true {
+      if let newline = buffer.firstIndex(of: 10) {
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
+        buffer.removeSubrange(...newline)
+        return line
+      }
+      if ended {
+        guard !buffer.isEmpty else { return nil }
+        defer { buffer.removeAll() }
+        return String(decoding: buffer, as: UTF8.self)
+      }
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count > 0 {
+        buffer += chunk[..<count]
+      } else if count == 0 || errno != EINTR {
+        ended = true
+      }
+    }
+  }
+}

@@ -1,0 +1,208 @@
+import Dwell
+import DwellHarness
+import DwellLua
+import DwellTesting
+import Foundation
+import Testing
+
+/// The simulator as a designer uses it, in process: each test is a point of issue #14 that
+/// failed before its fix.
+@Suite struct SimulatorTests {
+  static let start = parseWall("2026-05-04T07:00:00Z")  // 09:00 in Berlin
+  static let berlin = TimeZone(identifier: "Europe/Berlin")!
+
+  static func pack(_ text: String) throws -> TemporaryStore {
+    let dir = TemporaryStore()
+    try text.write(toFile: dir.directory + "/pack.lua", atomically: true, encoding: .utf8)
+    return dir
+  }
+
+  static func sim(_ dir: TemporaryStore? = nil, idle: Duration? = nil) throws -> Simulator {
+    var options = Simulator.Options(rulesPath: dir?.directory, start: start, timeZone: berlin)
+    options.configuration.idleTimeout = idle
+    return try Simulator(options: options)
+  }
+
+  static func text(_ sim: Simulator) -> String { sim.log.map(\.text).joined(separator: "\n") }
+
+  static let earlySessions = """
+    unlock "early-bird" { check = function(u) return false end }
+    local p = plugin "three-sessions"
+    p.on("session_start", function(u)
+      p.state.count = (p.state.count or 0) + 1
+      if p.state.count == 3 then
+        p.award(5, "three early sessions")
+        p.unlock("early-bird")
+      end
+    end)
+    """
+
+  /// `undo` and `reset` rebuild plugin state too: the plugin counts only the sessions of
+  /// the world shown, and the recorded trace replays to the same unlocks and points.
+  @Test func undoAndResetRollBackPluginState() throws {
+    let dir = try Self.pack(Self.earlySessions)
+    let sim = try Self.sim(dir)
+    for command in ["bg", "wait 31m", "fg", "undo", "undo", "undo", "bg", "wait 31m", "fg"] {
+      try sim.perform(command)
+    }
+    #expect(sim.execute("status").contains("2 sessions"))
+    #expect(!Self.text(sim).contains("three early sessions"))
+    try sim.perform("reset")
+    for command in ["bg", "wait 31m", "fg"] { try sim.perform(command) }
+    #expect(!Self.text(sim).contains("three early sessions"))
+    for command in ["bg", "wait 31m", "fg"] { try sim.perform(command) }
+    #expect(Self.text(sim).contains("★ +5 points from three-sessions: three early sessions"))
+    #expect(Self.text(sim).contains("★ Unlocked early-bird"))
+
+    let out = TemporaryStore()
+    try sim.perform("record \(out.directory)/t.jsonl")
+    var configuration = Engine.Configuration()
+    let source = try RuleSource.load(dir.directory)
+    configuration.rules = source.rules
+    configuration.listeners = source.pack.map { [$0] } ?? []
+    let replayed = try Replayer(storePath: out.path, configuration: configuration).run(
+      TraceParser.parse(String(contentsOfFile: out.directory + "/t.jsonl", encoding: .utf8)))
+    #expect(Set(replayed.unlocks.keys) == ["early-bird"])
+    #expect(replayed.points == 5)
+    #expect(sim.execute("status").contains("Points 5"))
+  }
+
+  @Test func aBrokenPackAtStartSaysWhereAndHow() throws {
+    let dir = try Self.pack("unlock \"a\" { wen = { sessions = 1 } }")
+    #expect {
+      try Self.sim(dir)
+    } throws: { error in
+      "\(error)"
+        == "the rules do not load: \(dir.directory)/pack.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); "
+        + "unlock takes check, description, title, when"
+    }
+  }
+
+  @Test(arguments: [
+    ("frobnicate", "unknown command 'frobnicate'; type 'help' for the list"),
+    ("opne Lessons", "unknown command 'opne'; did you mean 'open'? type 'help' for the list"),
+    ("wait -5m", "a duration cannot be negative ('-5m'); to move the wall clock back, use 'clock -5m'"),
+    ("wait 100000h", "'100000h' is 4166 days; one wait is at most 3650 days (10 years)"),
+    ("wait forever", "'forever' is not a duration: 90s, 10m, 1h30m, 1.5h, 2d, 1w, or a number of seconds"),
+    ("clock set 9999-12-31 23:59", "clock set takes a date from 1970-01-01 to 2200-12-31, not 9999-12-31"),
+    ("clock set 0001-01-01", "clock set takes a date from 1970-01-01 to 2200-12-31, not 0001-01-01"),
+    ("skip 5000 days", "skip takes at most 3650 days (10 years), not 5000"),
+    ("touch twice", "touch takes no arguments, not 'twice'"),
+    ("open \"Sleep Well", "a quote is not closed: open \"Sleep Well"),
+  ])
+  func mistakesAndLimitsAreSaidNotWrapped(command: String, message: String) throws {
+    let sim = try Self.sim()
+    let before = sim.execute("status")
+    #expect {
+      try sim.perform(command)
+    } throws: { error in
+      (error as? Simulator.CommandError)?.message == message
+    }
+    #expect(sim.execute("status") == before)
+  }
+
+  @Test func longWaitsStopAtTheLastDayInsteadOfWrapping() throws {
+    let sim = try Self.sim()
+    var refused = false
+    for _ in 0..<30 where !refused {
+      do { try sim.perform("wait 3650d") } catch { refused = error.message.contains("past 2200-12-31") }
+    }
+    #expect(refused)
+    let year = Int(sim.execute("status").split(separator: " ")[3].prefix(4)) ?? 0
+    #expect((2190...2200).contains(year))
+  }
+
+  @Test func quotedNamesLaunchHintAndLocalTimes() throws {
+    let dir = try Self.pack(#"unlock "bonus" { when = { screen = "Sleep Well", seconds = minutes(30) } }"#)
+    let sim = try Self.sim(dir)
+    try sim.perform(#"open "Sleep Well""#)
+    try sim.perform("wait 30m")
+    #expect(sim.execute("status").contains("Screens: Sleep Well "))
+    #expect(Self.text(sim).contains("★ Unlocked bonus"))
+    // 09:30 in Berlin is 07:30 UTC: explain speaks the simulation's local time.
+    let explained = sim.execute("explain bonus")
+    #expect(explained.contains("Unlocked at 2026-05-04 Mon 09:30:00 Europe/Berlin"))
+    try sim.perform("quit")
+    try sim.perform("launch")
+    #expect(Self.text(sim).contains("App launched, inactive: type 'active' (or 'fg') to use it"))
+  }
+
+  /// The record hint names the rules and timeouts, and following it gives the figures shown.
+  @Test func theRecordHintReplaysToTheSameFigures() throws {
+    let dir = try Self.pack(#"unlock "a" { when = { appSeconds = 60 } }"#)
+    let sim = try Self.sim(dir, idle: .seconds(90))
+    for command in ["open Lessons", "wait 330s"] { try sim.perform(command) }
+    #expect(sim.execute("status").contains("all time 1m 30s"))
+    let out = TemporaryStore()
+    try sim.perform("record \(out.directory)/t.jsonl")
+    let hint = try #require(Self.text(sim).components(separatedBy: "replay it with: ").last)
+    #expect(hint == "dwell replay \(out.directory)/t.jsonl --rules \(dir.directory) --idle-timeout 90")
+    let words = hint.split(separator: " ").dropFirst().map(String.init)
+    let run = try CommandLineTests.dwell(words + ["--json"])
+    let json = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any]
+    #expect((json?["app"] as? [String: Any])?["seconds"] as? Double == 90)
+  }
+
+  /// A reload that unlocks says first that the rules reloaded, then what unlocked.
+  @Test func reloadUnlocksAreLoggedAfterTheReload() throws {
+    let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(30) } }"#)
+    let sim = try Self.sim(dir)
+    for command in ["open Lessons", "wait 20m"] { try sim.perform(command) }
+    try #"unlock "a" { when = { screen = "Lessons", seconds = minutes(15) } }"#.write(
+      toFile: dir.directory + "/pack.lua", atomically: false, encoding: .utf8)
+    try sim.perform("touch")
+    let lines = sim.log.map(\.text)
+    let reloaded = try #require(lines.firstIndex { $0.hasPrefix("Rules reloaded") })
+    let unlocked = try #require(lines.firstIndex { $0.hasPrefix("★ Unlocked a") })
+    #expect(reloaded < unlocked)
+  }
+
+  @Test func pluginAwardsAreLogged() throws {
+    let dir = try Self.pack(
+      #"local p = plugin "welcome" p.on("session_start", function(u) p.award(5, "daily login") end)"#)
+    let sim = try Self.sim(dir)
+    for command in ["bg", "wait 1h", "fg"] { try sim.perform(command) }
+    #expect(Self.text(sim).contains("★ +5 points from welcome: daily login"))
+    #expect(sim.execute("status").contains("Points 10"))
+  }
+
+  /// Every line of the view fits in display columns: colour codes take none (the header
+  /// is not cut early), wide names take two, rule bars do not wrap, errors wrap whole.
+  @Test(arguments: [60, 80, 120])
+  func theViewFitsItsWidth(width: Int) throws {
+    let dir = try Self.pack(
+      (1...12).map {
+        #"unlock "a-rule-with-a-rather-long-name-\#($0)" { when = { screen = "S", seconds = \#($0 * 60) } }"#
+      }
+      .joined(separator: "\n"))
+    let sim = try Self.sim(dir)
+    sim.answerWidth = width
+    for name in ["瞑想の時間", "Sleep Well", "深い呼吸と静かな朝の瞑想セッション", "🧘 Breathe"] { try sim.perform("open \(name)") }
+    try sim.perform("wait 5m")
+    try "unlock \"broken\" { when = { sessions = 1 }".write(
+      toFile: dir.directory + "/pack.lua", atomically: true, encoding: .utf8)
+    try sim.perform("touch")
+    let view = sim.render(width: width, height: 24, color: true)
+    let lines = view.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.count <= 24)
+    for line in lines { #expect(TerminalText.width(line) <= width, "\(line)") }
+    #expect(lines[0].contains("t=300s") || width < 80)  // colour codes no longer count
+    let plain = sim.render(width: width, height: 24, color: false)
+    // The error names the file (within the pack), the line and the reason, wrapped whole.
+    #expect(plain.contains(" pack.lua:1:"))
+    #expect(plain.replacingOccurrences(of: "\n", with: " ").contains("expected near <eof>"))
+    for line in sim.execute("rules").split(separator: "\n") { #expect(TerminalText.width(String(line)) <= width) }
+    for line in (Simulator.help + "\n" + Simulator.commandTable).split(separator: "\n") {
+      #expect(TerminalText.width(String(line)) <= 80)
+    }
+  }
+
+  @Test func displayWidths() {
+    #expect(TerminalText.width("\u{1B}[1mDwell\u{1B}[0m sim") == 9)
+    #expect(TerminalText.width("瞑想") == 4)
+    #expect(TerminalText.width("★ ✓ · █░") == 8)
+    #expect(TerminalText.width("🧘") == 2)
+    #expect(TerminalText.fit("瞑想の時間", 5) == "瞑想…")
+    #expect(TerminalText.wrap("aaa bbb ccc", 7, indent: 2) == ["aaa bbb", "  ccc"])
+  }
+}
