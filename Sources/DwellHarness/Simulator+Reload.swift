@@ -86,12 +86,14 @@ extension Simulator {
     }
   }
 
-  /// An error's text with the pack's folder left out of file names (`unlocks.lua:3:`), so
+  /// An error's text with the rules' folder left out of file names (`unlocks.lua:3:`), so
   /// the line and the reason fit a narrow terminal.
   func withinPack(_ error: any Error) -> String {
     let text = "\(error)"
-    guard let path = options.rulesPath, !path.hasSuffix(".lua"), !path.hasSuffix(".json") else { return text }
-    return text.replacingOccurrences(of: (path.hasSuffix("/") ? path : path + "/"), with: "")
+    guard var folder = options.rulesPath else { return text }
+    if folder.hasSuffix(".lua") || folder.hasSuffix(".json") { folder = (folder as NSString).deletingLastPathComponent }
+    guard !folder.isEmpty else { return text }
+    return text.replacingOccurrences(of: folder.hasSuffix("/") ? folder : folder + "/", with: "")
   }
 
   func announce(_ record: UnlockRecord) {
