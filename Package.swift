@@ -1,4 +1,5 @@
 // swift-tools-version: 6.0
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -6,6 +7,24 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
+
+/// Lua 5.4: the system library (pkg-config `lua5.4`) by default, or, once `scripts/fetch-lua`
+/// has unpacked the pinned and verified release into `Sources/CLua/lua` (what iOS apps need),
+/// built from those sources with the shim. `DWELL_LUA=system` or `DWELL_LUA=bundled` forces
+/// a mode (SwiftPM caches a manifest by its text and environment, not by other files).
+let bundledLua =
+  Context.environment["DWELL_LUA"].map { $0 == "bundled" }
+  ?? FileManager.default.fileExists(atPath: Context.packageDirectory + "/Sources/CLua/lua/src/lua.h")
+let lua: Target =
+  bundledLua
+  ? .target(
+    name: "CLua", path: "Sources/CLua", exclude: ["lua/src/lua.c", "lua/src/luac.c", "lua/src/Makefile"],
+    sources: ["lua/src"], publicHeadersPath: "include",
+    cSettings: [
+      .define("LUA_USE_POSIX", .when(platforms: [.linux])), .define("LUA_USE_MACOSX", .when(platforms: [.macOS])),
+      .define("LUA_USE_IOS", .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS])),
+    ])
+  : .systemLibrary(name: "CLua", pkgConfig: "lua5.4", providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])])
 
 let package = Package(
   name: "Dwell",
@@ -23,11 +42,7 @@ let package = Package(
       name: "CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
     ),
-    .systemLibrary(
-      name: "CLua",
-      pkgConfig: "lua5.4",
-      providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
-    ),
+    lua,
     .target(
       name: "Dwell", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
