@@ -11,6 +11,9 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
+#include <time.h>
+#include <limits.h>
 
 /*
  * Wrappers for the Lua C API macros Swift cannot import, plus three pieces that must be
@@ -22,19 +25,44 @@
  *    raises it after the Swift frame is gone.
  */
 
-/// Per-state limits, owned by the Swift side and reachable from the state's extra space.
+/// Per-state limits, owned by the Swift side and reachable from the allocator's user data.
 typedef struct dwell_lua_limits {
   size_t used;           /* bytes allocated now */
   size_t peak;           /* most bytes ever allocated */
   size_t limit;          /* cap while script code runs */
   int enforce;           /* 1 while script code runs, 0 while the host works */
-  long long budget;      /* instructions left for the current call */
-  long long per_call;    /* instructions allowed for one call */
-  int exhausted;         /* set when the budget ran out */
+  long long budget;      /* work units left for the current call */
+  long long allowance;   /* work units the current call was given (for the message) */
+  int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
+  char unit[120];        /* what the allowance is per, for the message ("call", ...) */
+  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
+  long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
+  long long time_limit;  /* milliseconds the current call was given (for the message) */
+  int refused;           /* 1 once the allocator refused a block during this call */
+  char where[80];        /* "file:line:" of the script code running when memory was refused */
+  lua_State *L;          /* the state, for `where` */
 } dwell_lua_limits;
 
 #define DWELL_LUA_RAISE (-1)
 #define DWELL_LUA_HOOK_STEP 1000
+
+static inline long long dwell_lua_monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
+
+/* "file:line:" of the innermost script function on the stack, or "" (no allocation). */
+static void dwell_lua_where(lua_State *L, char *buffer, size_t size) {
+  lua_Debug ar;
+  buffer[0] = 0;
+  for (int level = 0; level < 8 && lua_getstack(L, level, &ar); level++) {
+    if (lua_getinfo(L, "Sl", &ar) && ar.currentline > 0 && strcmp(ar.short_src, "dwell") != 0) {
+      snprintf(buffer, size, "%s:%d:", ar.short_src, ar.currentline);
+      return;
+    }
+  }
+}
 
 static void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   dwell_lua_limits *limits = (dwell_lua_limits *)ud;
@@ -44,7 +72,11 @@ static void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     limits->used -= old;
     return NULL;
   }
-  if (limits->enforce && nsize > old && limits->used - old + nsize > limits->limit) return NULL;
+  if (limits->enforce && nsize > old && limits->used - old + nsize > limits->limit) {
+    if (!limits->refused && limits->L) dwell_lua_where(limits->L, limits->where, sizeof limits->where);
+    limits->refused = 1;
+    return NULL;
+  }
   void *block = realloc(ptr, nsize);
   if (block) {
     limits->used = limits->used - old + nsize;
@@ -59,19 +91,71 @@ static inline dwell_lua_limits *dwell_lua_limits_of(lua_State *L) {
   return (dwell_lua_limits *)ud;
 }
 
+static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar);
+
+/* Stops the current call for good: from now on every instruction raises the error again
+ * (the hook fires on each), so neither pcall nor a message handler can carry on. */
+static int dwell_lua_exhaust(lua_State *L, dwell_lua_limits *limits, int why) {
+  if (!limits->exhausted) {
+    limits->exhausted = why;
+    lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, 1);
+  }
+  char where[80];
+  dwell_lua_where(L, where, sizeof where);
+  if (limits->exhausted == 2)
+    lua_pushfstring(L, "%s time limit exceeded (%I ms)", where, (lua_Integer)limits->time_limit);
+  else
+    lua_pushfstring(L, "%s instruction budget exceeded (%I instructions per %s)", where,
+                    (lua_Integer)limits->allowance, limits->unit);
+  return lua_error(L);
+}
+
 static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   dwell_lua_limits *limits = dwell_lua_limits_of(L);
-  limits->budget -= DWELL_LUA_HOOK_STEP;
-  if (limits->budget < 0) {
-    limits->exhausted = 1;
-    luaL_error(L, "instruction budget exceeded (%I instructions)", (lua_Integer)limits->per_call);
+  if (limits->exhausted) {
+    dwell_lua_exhaust(L, limits, limits->exhausted);
+    return;
   }
+  limits->budget -= DWELL_LUA_HOOK_STEP;
+  if (limits->budget < 0) dwell_lua_exhaust(L, limits, 1);
+  if (limits->deadline && dwell_lua_monotonic_ns() > limits->deadline) dwell_lua_exhaust(L, limits, 2);
+}
+
+/// Charges `work` units done inside a C function to the current call's budget; raises
+/// (sticky) when it runs out. Library wrappers call it before doing the work.
+static inline void dwell_lua_charge(lua_State *L, long long work) {
+  dwell_lua_limits *limits = dwell_lua_limits_of(L);
+  if (!limits->enforce) return;
+  if (limits->exhausted) dwell_lua_exhaust(L, limits, limits->exhausted);
+  if (work < 0 || work > limits->budget) {
+    limits->budget = -1;
+    dwell_lua_exhaust(L, limits, 1);
+  }
+  limits->budget -= work;
+  if (limits->deadline && work > 4096 && dwell_lua_monotonic_ns() > limits->deadline) dwell_lua_exhaust(L, limits, 2);
+}
+
+/// Arms the limits for one call from the host into script code.
+static inline void dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
+                                 long long time_limit_ms) {
+  if (limits->exhausted) lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
+  limits->budget = allowance;
+  limits->allowance = allowance;
+  limits->per_tick = per_tick;
+  limits->exhausted = 0;
+  limits->refused = 0;
+  limits->where[0] = 0;
+  limits->time_limit = time_limit_ms;
+  limits->deadline = time_limit_ms > 0 ? dwell_lua_monotonic_ns() + time_limit_ms * 1000000LL : 0;
 }
 
 static inline lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
   lua_State *L = lua_newstate(dwell_lua_alloc, limits);
-  if (L) lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
+  if (L) {
+    limits->L = L;
+    lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
+  }
   return L;
 }
 
@@ -80,9 +164,20 @@ typedef int (*dwell_lua_host_function)(lua_State *L);
 static int dwell_lua_trampoline(lua_State *L) {
   dwell_lua_host_function fn = (dwell_lua_host_function)lua_touserdata(L, lua_upvalueindex(1));
   dwell_lua_limits *limits = dwell_lua_limits_of(L);
+  /* Host code runs no script code (it reads tables raw and calls no metamethods), so it may
+   * allocate freely; what it leaves behind counts against the cap as soon as it returns. */
   int enforce = limits->enforce;
   limits->enforce = 0;
   int results = fn(L);
+  if (enforce && results != DWELL_LUA_RAISE && limits->used > limits->limit) {
+    lua_gc(L, LUA_GCCOLLECT, 0);
+    if (limits->used > limits->limit) {
+      if (!limits->refused) dwell_lua_where(L, limits->where, sizeof limits->where);
+      limits->refused = 1;
+      lua_pushfstring(L, "%s memory limit exceeded (%I KiB)", limits->where, (lua_Integer)(limits->limit / 1024));
+      results = DWELL_LUA_RAISE;
+    }
+  }
   limits->enforce = enforce;
   if (results == DWELL_LUA_RAISE) return lua_error(L);
   return results;
@@ -115,4 +210,127 @@ static inline int dwell_lua_loadtext(lua_State *L, const char *text, size_t leng
 static inline int dwell_lua_ok(void) { return LUA_OK; }
 static inline void **dwell_lua_extraspace(lua_State *L) { return (void **)lua_getextraspace(L); }
 static inline int dwell_lua_errmem(void) { return LUA_ERRMEM; }
+
+/* ---- Library functions bounded by the work they do ---------------------------------
+ * Each wraps the library's own C function: it charges the work the call is about to do
+ * (bytes or elements it goes through) to the budget, then runs the original in the same
+ * call frame, so argument errors and positions read as before. */
+
+enum { DWELL_BYTES, DWELL_REP, DWELL_RANGE_LEN, DWELL_MOVE, DWELL_ARGS, DWELL_SORT, DWELL_LEN_SHIFT };
+
+static inline long long dwell_lua_len_of(lua_State *L, int index) {
+  if (!lua_istable(L, index)) return 0;
+  lua_len(L, index); /* as the original will: __len may run (script code, under the budget) */
+  int ok = 0;
+  long long n = (long long)lua_tointegerx(L, -1, &ok);
+  lua_pop(L, 1);
+  return ok ? n : 0;
+}
+
+static inline long long dwell_lua_opt(lua_State *L, int index, long long otherwise) {
+  int ok = 0;
+  lua_Integer value = lua_tointegerx(L, index, &ok); /* floats with an integer value too, as the originals */
+  return ok ? (long long)value : otherwise;
+}
+
+static long long dwell_lua_span(long long from, long long to) {
+  if (to < from) return 0;
+  if (from < 0 && to > LLONG_MAX + from) return LLONG_MAX;
+  return to - from + 1;
+}
+
+static int dwell_lua_bounded(lua_State *L) {
+  lua_CFunction original = (lua_CFunction)lua_touserdata(L, lua_upvalueindex(1));
+  int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
+  long long work = 1;
+  size_t length = 0;
+  switch (kind) {
+  case DWELL_BYTES: /* upper, lower, reverse, sub, format, utf8.len, utf8.offset, tostring */
+    for (int i = 1, n = lua_gettop(L); i <= n && i <= 8; i++)
+      if (lua_type(L, i) == LUA_TSTRING) { lua_tolstring(L, i, &length); work += (long long)(length / 8); }
+    break;
+  case DWELL_REP: {
+    size_t sep = 0;
+    if (lua_type(L, 1) == LUA_TSTRING) lua_tolstring(L, 1, &length);
+    if (lua_type(L, 3) == LUA_TSTRING) lua_tolstring(L, 3, &sep);
+    double n = lua_isnumber(L, 2) ? (double)lua_tonumber(L, 2) : 0;
+    double total = n > 0 ? n + n * (double)(length + sep) / 8 : 0;
+    work = total > 9e18 ? LLONG_MAX : (long long)total;
+    break;
+  }
+  case DWELL_RANGE_LEN: /* table.concat(t, sep, i, j), table.unpack(t, i, j), utf8.codepoint(s, i, j) */
+    if (lua_type(L, 1) == LUA_TSTRING) {
+      lua_tolstring(L, 1, &length);
+      work = dwell_lua_span(dwell_lua_opt(L, 2, 1), dwell_lua_opt(L, 3, dwell_lua_opt(L, 2, 1)));
+    } else if (lua_toboolean(L, lua_upvalueindex(3))) {
+      work = dwell_lua_span(dwell_lua_opt(L, 3, 1), lua_isnoneornil(L, 4) ? dwell_lua_len_of(L, 1) : dwell_lua_opt(L, 4, 0));
+    } else {
+      work = dwell_lua_span(dwell_lua_opt(L, 2, 1), lua_isnoneornil(L, 3) ? dwell_lua_len_of(L, 1) : dwell_lua_opt(L, 3, 0));
+    }
+    break;
+  case DWELL_MOVE: /* table.move(a1, f, e, t, a2) */
+    work = dwell_lua_span(dwell_lua_opt(L, 2, 1), dwell_lua_opt(L, 3, 0));
+    break;
+  case DWELL_ARGS: /* string.char, utf8.char, table.pack */
+    work = lua_gettop(L);
+    break;
+  case DWELL_SORT: {
+    long long n = dwell_lua_len_of(L, 1), log = 1;
+    while ((1LL << log) < n && log < 62) log++;
+    work = n > 0 && n < LLONG_MAX / log ? n * log : (n > 0 ? LLONG_MAX : 1);
+    break;
+  }
+  case DWELL_LEN_SHIFT: /* table.insert, table.remove: shift up to #t elements */
+    work = 1 + dwell_lua_len_of(L, 1);
+    break;
+  }
+  dwell_lua_charge(L, work < 1 ? 1 : work);
+  return original(L);
+}
+
+static void dwell_lua_bound(lua_State *L, const char *table, const char *name, int kind, int flag) {
+  if (lua_getglobal(L, table) != LUA_TTABLE) { lua_pop(L, 1); return; }
+  lua_getfield(L, -1, name);
+  lua_CFunction original = lua_tocfunction(L, -1);
+  lua_pop(L, 1);
+  if (original) {
+    lua_pushlightuserdata(L, (void *)original);
+    lua_pushinteger(L, kind);
+    lua_pushboolean(L, flag);
+    lua_pushcclosure(L, dwell_lua_bounded, 3);
+    lua_setfield(L, -2, name);
+  }
+  lua_pop(L, 1);
+}
+
+/// Wraps the library functions whose C loops run long in one call (before scripts run).
+static inline void dwell_lua_bound_libraries(lua_State *L) {
+  static const char *bytes[] = {"string", "upper", "string", "lower", "string", "reverse", "string", "sub",
+                                "string", "format", "string", "byte", "utf8", "len", "utf8", "offset", 0};
+  for (int i = 0; bytes[i]; i += 2) dwell_lua_bound(L, bytes[i], bytes[i + 1], DWELL_BYTES, 0);
+  dwell_lua_bound(L, "string", "rep", DWELL_REP, 0);
+  dwell_lua_bound(L, "table", "concat", DWELL_RANGE_LEN, 1);
+  dwell_lua_bound(L, "table", "unpack", DWELL_RANGE_LEN, 0);
+  dwell_lua_bound(L, "utf8", "codepoint", DWELL_RANGE_LEN, 0);
+  dwell_lua_bound(L, "table", "move", DWELL_MOVE, 0);
+  dwell_lua_bound(L, "table", "sort", DWELL_SORT, 0);
+  dwell_lua_bound(L, "table", "insert", DWELL_LEN_SHIFT, 0);
+  dwell_lua_bound(L, "table", "remove", DWELL_LEN_SHIFT, 0);
+  dwell_lua_bound(L, "string", "char", DWELL_ARGS, 0);
+  dwell_lua_bound(L, "utf8", "char", DWELL_ARGS, 0);
+  dwell_lua_bound(L, "table", "pack", DWELL_ARGS, 0);
+}
+
+static int dwell_lua_rawset_k(lua_State *L) {
+  lua_rawset(L, 1);
+  return 0;
+}
+
+/// Pops a table, a key and a value and sets the field raw, in a protected call: an error
+/// (memory) is returned as a status with its message on the stack, never raised.
+static inline int dwell_lua_protected_rawset(lua_State *L) {
+  lua_pushcfunction(L, dwell_lua_rawset_k);
+  lua_insert(L, -4);
+  return lua_pcall(L, 3, 0, 0);
+}
 #endif

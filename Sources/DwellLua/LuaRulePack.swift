@@ -30,6 +30,9 @@ public final class LuaRulePack: UsageListener {
   public let plugins: [String]
   /// Whether a plugin listens to `tick` (the engine then wakes at every second of app time).
   public let wantsTicks: Bool
+  /// The pack's name: its plugins keep their saved states under `lua:<name>/<plugin>`, apart
+  /// from other packs'.
+  public let name: String
   let runtime: LuaRuntime
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
@@ -37,19 +40,20 @@ public final class LuaRulePack: UsageListener {
   /// - Throws: `RuleError` with the file and line, or the rule's id, when a script does
   ///   not load: a syntax error, an unknown key, a rule with both or neither of `when`
   ///   and `check`, a repeated id, or a declarative condition the JSON form would reject.
-  public init(scripts: [(name: String, text: String)], limits: ScriptLimits = ScriptLimits()) throws(RuleError) {
+  ///   - name: the pack's name (see ``name``); by default the folder's or the single file's
+  ///     name without `.lua`.
+  public init(
+    scripts: [(name: String, text: String)], limits: ScriptLimits = ScriptLimits(), name: String? = nil
+  ) throws(RuleError) {
     let state: LuaState
     do {
-      state = try LuaState(limits: limits)
-      state.setGlobal("__dwell_subscribe", Self.subscribe)
-      state.setGlobal("__dwell_action", Self.action)
-      try state.runPrelude(Prelude.text.get())
+      state = try LuaState(
+        limits: limits,
+        definitions: [("subscribe", Self.subscribe), ("action", PluginActions.action)])
+      LuaRuleParser.install(on: state)
     } catch {
       throw RuleError(error.message)
     }
-    LuaRuleParser.install(on: state)
-    lua_createtable(state.L, 0, 0)
-    lua_setglobal(state.L, "host")
     for script in scripts {
       state.collector.file = script.name
       do {
@@ -65,13 +69,23 @@ public final class LuaRulePack: UsageListener {
     plugins = Array(Set(state.collector.subscriptions.values.joined())).sorted()
     files = scripts.map(\.name)
     wantsTicks = !(state.collector.subscriptions["tick"] ?? []).isEmpty
-    runtime = LuaRuntime(state: state)
+    self.name = name ?? Self.defaultName(scripts.map(\.name))
+    state.callables = rules.count { $0.condition.containsCheck } + plugins.count
+    runtime = LuaRuntime(state: state, pack: self.name)
     for rule in rules { rule.condition.bind(to: runtime, rule: rule.id) }
   }
 
   /// Loads a `.lua` file, or every `.lua` file in a directory (sorted by name).
   public convenience init(contentsOf path: String, limits: ScriptLimits = ScriptLimits()) throws(RuleError) {
-    try self.init(scripts: Self.read(path), limits: limits)
+    try self.init(scripts: Self.read(path), limits: limits, name: Self.defaultName([path]))
+  }
+
+  /// The single file's name, or the folder the files share, without `.lua`.
+  static func defaultName(_ paths: [String]) -> String {
+    let folders = Set(paths.map { $0.split(separator: "/").dropLast().last.map(String.init) ?? "" })
+    if paths.count > 1, folders.count == 1, let folder = folders.first, !folder.isEmpty { return folder }
+    let file = paths.first?.split(separator: "/").last.map(String.init) ?? "pack"
+    return file.hasSuffix(".lua") ? String(file.dropLast(4)) : file
   }
 
   /// The scripts at `path`: the file itself, or the `.lua` files of a directory.
@@ -148,38 +162,6 @@ public final class LuaRulePack: UsageListener {
     return 0
   }
 
-  private static let action: dwell_lua_host_function = { L in
-    guard let L, let state = LuaState.owner(L) else { return 0 }
-    let kind = state.describe(1)
-    let plugin = state.describe(2)
-    let place = state.whereCalled(level: 2)
-    switch kind {
-    case "award":
-      guard lua_isinteger(L, 3) != 0, abs(lua_tointegerx(L, 3, nil)) <= 1_000_000 else {
-        return state.raise("\(place) award needs whole points (at most 1,000,000), as in owl.award(10, \"reason\")")
-      }
-      let reason = lua_type(L, 4) == LUA_TSTRING ? state.describe(4) : ""
-      state.actions.append(.award(points: Int(lua_tointegerx(L, 3, nil)), reason: reason, source: plugin))
-    case "unlock":
-      guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) unlock needs a rule id") }
-      state.actions.append(.unlock(state.describe(3)))
-    case "notify":
-      guard lua_type(L, 3) == LUA_TSTRING else {
-        return state.raise("\(place) notify needs a title, as in owl.notify(\"Night owl\", \"10 minutes after 23:00\")")
-      }
-      let body = lua_type(L, 4) == LUA_TSTRING ? state.describe(4) : nil
-      state.actions.append(
-        .notify(UsageNotification(source: plugin, title: state.describe(3), body: body, instant: state.now)))
-    default:  // publish
-      guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) publish needs a key") }
-      guard let value = try? state.json(at: 4) else {
-        return state.raise("\(place) publish takes strings, numbers, booleans and tables of them")
-      }
-      state.published[plugin, default: [:]][state.describe(3)] = value
-    }
-    return 0
-  }
-
   private static let hostCall: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }
     let name = state.describe(dwell_lua_upvalueindex(2))
@@ -191,7 +173,9 @@ public final class LuaRulePack: UsageListener {
       }
       arguments.append(value)
     }
-    state.push(function(arguments))
+    guard state.push(function(arguments)) else {
+      return state.raise("\(state.whereCalled()) host.\(name) returned a value too large or deep for scripts")
+    }
     return 1
   }
 }

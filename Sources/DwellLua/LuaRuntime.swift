@@ -3,9 +3,10 @@ internal import Dwell
 
 /// A loaded Lua state shared by the rules of one pack, behind a lock.
 ///
-/// Scripted checks from the pack call into it on the engine's processing context. A check
-/// that raises an error, runs out of instructions or memory is disabled (it never unlocks
-/// its rule) and reported through ``LuaRulePack/onDiagnostic(_:)``.
+/// Scripted checks and plugins call into it on the engine's processing context. A check or
+/// plugin that raises an error or hits a limit is disabled (never retried) and reported
+/// through ``LuaRulePack/onDiagnostic(_:)``; once the pack's budget for a tick is spent,
+/// the rest of its calls wait for the next tick.
 final class LuaRuntime: Sendable {
   private struct Box: ~Copyable {
     var state: LuaState
@@ -16,17 +17,25 @@ final class LuaRuntime: Sendable {
     var disabledPlugins = Set<String>()
     /// The last state saved per plugin, to save only changes.
     var savedStates: [String: String] = [:]
+    /// Work each check ("rule") or plugin ("plugin:name") did in the current tick.
+    var costs: [String: Int64] = [:]
+    /// Saved states that did not load, to be stored aside with the next actions.
+    var quarantined: [(String, String)] = []
+    var printReported = false
   }
 
   /// Plugin names by event name, fixed at load.
   let subscriptions: [String: [String]]
+  /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>`.
+  let namespace: String
 
   private let box: Locked<Box>
   private let handlers = Locked<[@Sendable (ScriptError) -> Void]>([])
   private let diagnosticsLog = Locked<[ScriptError]>([])
 
-  init(state: consuming sending LuaState) {
+  init(state: consuming sending LuaState, pack: String) {
     subscriptions = state.collector.subscriptions
+    namespace = "lua:\(pack)/"
     box = Locked(Box(state: state))
   }
 
@@ -38,14 +47,59 @@ final class LuaRuntime: Sendable {
 
   var memoryInUse: Int { box.withLock { $0.state.memoryInUse } }
 
+  /// The most bytes the state ever held.
+  var memoryPeak: Int { box.withLock { $0.state.memoryPeak } }
+
   var printed: [String] { box.withLock { $0.state.printed } }
 
-  private func report(_ error: ScriptError) {
+  private func report(_ errors: [ScriptError]) {
+    guard !errors.isEmpty else { return }
     diagnosticsLog.withLock {
-      $0.append(error)
+      $0 += errors
       if $0.count > 500 { $0.removeFirst($0.count - 500) }
     }
-    for handler in handlers.withLock({ $0 }) { handler(error) }
+    let handlers = handlers.withLock { $0 }
+    for error in errors { for handler in handlers { handler(error) } }
+  }
+
+  /// Starts the tick of `instant`, and collects what the state queued to report.
+  private func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
+    if box.state.enterTick(instant) { box.costs.removeAll(keepingCapacity: true) }
+    failures += box.state.output.reports
+    box.state.output.reports.removeAll()
+    if box.state.printTruncated, !box.printReported {
+      box.printReported = true
+      let limits = box.state.limits
+      failures.append(
+        ScriptError(
+          "print keeps \(limits.printLines) lines of at most \(limits.printLineLength) characters; more were dropped (sandbox)"
+        ))
+    }
+  }
+
+  /// After a call that failed: disables `name` and, when the pack's budget for the tick ran
+  /// out, every other check or plugin that spent a tenth of a call's budget in this tick.
+  private func disable(_ name: String, _ error: ScriptError, _ box: inout Box, _ failures: inout [ScriptError]) {
+    insert(name, into: &box)
+    failures.append(error)
+    guard error.packBudget else { return }
+    let heavy = Int64(box.state.limits.instructionsPerCall / 10)
+    for (other, cost) in box.costs where cost >= heavy && other != name {
+      insert(other, into: &box)
+      let what = other.hasPrefix("plugin:") ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
+      failures.append(
+        ScriptError(
+          "\(what) used \(cost) of the pack's \(box.state.limits.instructionsPerTick) instructions per tick (sandbox)",
+          rule: other.hasPrefix("plugin:") ? nil : other))
+    }
+  }
+
+  private func insert(_ name: String, into box: inout Box) {
+    if name.hasPrefix("plugin:") {
+      box.disabledPlugins.insert(String(name.dropFirst(7)))
+    } else {
+      box.disabled.insert(name)
+    }
   }
 
   // MARK: Plugins
@@ -70,8 +124,11 @@ final class LuaRuntime: Sendable {
     let actions = box.withLock { box -> [UsageAction] in
       let state = box.state
       let L = state.L
-      var actions: [UsageAction] = []
+      enter(&box, usage.instant, &failures)
+      var actions: [UsageAction] = box.quarantined.map { .saveState(source: "quarantine:" + $0.0, data: $0.1) }
+      box.quarantined.removeAll()
       for plugin in plugins where !box.disabledPlugins.contains(plugin) {
+        guard !state.tickSpent else { break }
         ensureUsage(&box, usage)
         state.now = usage.instant
         state.actions.removeAll()
@@ -81,25 +138,30 @@ final class LuaRuntime: Sendable {
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         do {
+          defer { box.costs["plugin:" + plugin, default: 0] += state.lastWork }
           try state.protectedCall(arguments: 4, results: 0, usage: usage)
           actions += state.actions
           if let saved = try savedState(state, plugin), saved != box.savedStates[plugin] {
             box.savedStates[plugin] = saved
-            actions.append(.saveState(source: plugin, data: saved))
+            actions.append(.saveState(source: namespace + plugin, data: saved))
           }
         } catch {
-          box.disabledPlugins.insert(plugin)
-          failures.append(ScriptError("plugin '\(plugin)': \((error as? ScriptError)?.message ?? "\(error)")"))
+          var failure = error as? ScriptError ?? ScriptError("\(error)")
+          failure.message = "plugin '\(plugin)': \(failure.message)"
+          disable("plugin:" + plugin, failure, &box, &failures)
         }
         state.actions.removeAll()
       }
+      failures += state.output.reports
+      state.output.reports.removeAll()
       return actions
     }
-    for failure in failures { report(failure) }
+    report(failures)
     return actions
   }
 
-  /// The plugin's state as JSON text, or throws when it cannot be saved.
+  /// The plugin's state as JSON text, or throws when it cannot be saved: too large, or a
+  /// value that would not load again.
   private func savedState(_ state: LuaState, _ plugin: String) throws(ScriptError) -> String? {
     let L = state.L
     state.pushReference(state.getStateRef)
@@ -114,55 +176,75 @@ final class LuaRuntime: Sendable {
     }
     let text = value.rendered()
     guard text.utf8.count <= 64 << 10 else {
-      throw ScriptError("its state is larger than 64 KiB (\(text.utf8.count / 1024) KiB)")
+      throw ScriptError("its state is larger than 64 KiB (\(text.utf8.count / 1024) KiB) (sandbox limit)")
+    }
+    guard (try? JSONParser.parse(text)) != nil else {
+      throw ScriptError("its state cannot be saved: it would not load")
     }
     return text
   }
 
-  /// Gives plugins the states saved by earlier runs.
+  /// Gives plugins the states saved by earlier runs (their own pack's; a state saved under
+  /// the plugin's bare name by an older version is taken when there is none). A state that
+  /// does not load is reported, set aside under `quarantine:<key>`, and the plugin starts afresh.
   func restore(states: [String: String]) {
+    var failures: [ScriptError] = []
     box.withLock { box in
       let state = box.state
-      for plugin in Set(subscriptions.values.joined()) {
-        guard let text = states[plugin], let value = try? JSONParser.parse(text) else { continue }
-        state.pushReference(state.setStateRef)
-        lua_pushstring(state.L, plugin)
-        state.push(value)
-        try? state.protectedCall(arguments: 2, results: 0)
-        box.savedStates[plugin] = text
+      for plugin in Set(subscriptions.values.joined()).sorted() {
+        let key = namespace + plugin
+        guard let text = states[key] ?? states[plugin] else { continue }
+        let top = lua_gettop(state.L)
+        do {
+          let value: JSONValue
+          do { value = try JSONParser.parse(text) } catch { throw ScriptError("it is not valid JSON") }
+          state.pushReference(state.setStateRef)
+          lua_pushstring(state.L, plugin)
+          guard state.push(value) else {
+            throw ScriptError("it is deeper or larger than the sandbox allows")
+          }
+          try state.protectedCall(arguments: 2, results: 0)
+          box.savedStates[plugin] = text
+        } catch {
+          lua_settop(state.L, top)
+          box.quarantined.append((key, text))
+          failures.append(
+            ScriptError(
+              "plugin '\(plugin)': its saved state did not load (\((error as? ScriptError)?.message ?? "\(error)")); "
+                + "it starts afresh and the old state is kept under quarantine:\(key)"))
+        }
       }
     }
+    report(failures)
   }
 
   var published: [String: [String: JSONValue]] { box.withLock { $0.state.published } }
 
+  /// Sets `host.name`: raw, in a protected call, within the sandbox's value limits.
   func setHost(_ name: String, value: JSONValue) {
-    box.withLock { box in
-      let L = box.state.L
-      lua_getglobal(L, "host")
-      if dwell_lua_istable(L, -1) != 0 {
-        lua_pushstring(L, name)
-        box.state.push(value)
-        lua_rawset(L, -3)
+    let failure = box.withLock { box -> ScriptError? in
+      let state = box.state
+      let top = lua_gettop(state.L)
+      defer { lua_settop(state.L, top) }
+      guard state.push(value) else {
+        return ScriptError("host.\(name): the value is deeper or larger than the sandbox allows; not set")
       }
-      dwell_lua_pop(L, 1)
+      return state.setHostField(name) ? nil : ScriptError("host.\(name): could not be set")
     }
+    if let failure { report([failure]) }
   }
 
   func setHost(
     _ name: String, function: @escaping @Sendable ([JSONValue]) -> JSONValue, trampoline: dwell_lua_host_function
   ) {
     box.withLock { box in
-      let L = box.state.L
-      box.state.hostFunctions[name] = function
-      lua_getglobal(L, "host")
-      if dwell_lua_istable(L, -1) != 0 {
-        lua_pushstring(L, name)
-        lua_pushstring(L, name)
-        dwell_lua_pushhost(L, trampoline, 1)
-        lua_rawset(L, -3)
-      }
-      dwell_lua_pop(L, 1)
+      let state = box.state
+      let top = lua_gettop(state.L)
+      defer { lua_settop(state.L, top) }
+      state.hostFunctions[name] = function
+      lua_pushstring(state.L, name)
+      dwell_lua_pushhost(state.L, trampoline, 1)
+      _ = state.setHostField(name)
     }
   }
 
@@ -178,29 +260,31 @@ final class LuaRuntime: Sendable {
 
   /// Runs the check function `ref` of rule `rule` on `usage`.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
-    let outcome = box.withLock { box -> Result<Bool, ScriptError> in
-      if !box.disabled.isEmpty, box.disabled.contains(rule) { return .success(false) }
+    var failures: [ScriptError] = []
+    let holds = box.withLock { box -> Bool in
+      if !box.disabled.isEmpty, box.disabled.contains(rule) { return false }
       let state = box.state
       let L = state.L
+      enter(&box, usage.instant, &failures)
+      guard !state.tickSpent else { return false }
       ensureUsage(&box, usage)
       state.pushReference(ref)
       state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
       do {
+        defer { box.costs[rule, default: 0] += state.lastWork }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
       } catch {
-        box.disabled.insert(rule)
-        return .failure(ScriptError((error as? ScriptError)?.message ?? "\(error)", rule: rule))
+        var failure = error as? ScriptError ?? ScriptError("\(error)")
+        failure.rule = rule
+        disable(rule, failure, &box, &failures)
+        return false
       }
       let result = lua_toboolean(L, -1) != 0
       dwell_lua_pop(L, 1)
-      return .success(result)
+      return result
     }
-    switch outcome {
-    case .success(let holds): return holds
-    case .failure(let error):
-      report(error)
-      return false
-    }
+    if !failures.isEmpty { report(failures) }
+    return holds
   }
 }
 

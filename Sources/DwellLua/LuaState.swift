@@ -1,50 +1,21 @@
+// One sandboxed Lua 5.4 state: opening it from an allow-list and calling into it within its limits.
 internal import CLua
 internal import Dwell
 
-/// An error raised by a script, or a script that could not be loaded.
-public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
-  /// Lua's message, usually starting with `file:line:`.
-  public var message: String
-  /// The rule it concerns, if any.
-  public var rule: String?
-
-  /// Creates an error.
-  public init(_ message: String, rule: String? = nil) {
-    self.message = message
-    self.rule = rule
-  }
-
-  public var description: String {
-    guard let rule, !message.contains("'\(rule)'") else { return message }
-    return "\(message) (rule '\(rule)')"
-  }
-}
-
-/// Resource limits for one Lua state.
-public struct ScriptLimits: Sendable {
-  /// Bytes the state may hold while script code runs. Default 8 MiB.
-  public var memory: Int
-  /// Virtual-machine instructions one call into a script may run. Default 1,000,000.
-  public var instructionsPerCall: Int
-
-  /// Creates limits; the defaults suit rule packs.
-  public init(memory: Int = 8 << 20, instructionsPerCall: Int = 1_000_000) {
-    self.memory = memory
-    self.instructionsPerCall = instructionsPerCall
-  }
-}
-
 /// One sandboxed Lua 5.4 state. Not thread-safe: ``LuaRuntime`` serialises access.
 ///
-/// Scripts see `string`, `table`, `math`, `utf8` and the safe base functions; no `io`,
-/// `os`, `debug`, `package`, `require`, `load`, `loadfile`, `dofile`, `string.dump`,
-/// `collectgarbage` or `rawset`. Every call runs under an instruction budget and every
-/// allocation under a memory cap, enforced in C so errors never unwind Swift frames.
+/// The prelude (`prelude.lua`) builds what scripts see from an allow-list: each file runs
+/// in its own environment over frozen library tables. Every call runs under a work budget
+/// (its own, and what is left of the pack's for the tick) and a time backstop, every
+/// allocation under the memory cap, all enforced in C so Lua errors never unwind a Swift
+/// frame. Host functions read script values raw (no metamethods run inside them).
 final class LuaState {
   let L: OpaquePointer
-  private let limits: UnsafeMutablePointer<dwell_lua_limits>
-  /// Lines scripts printed, newest last (bounded).
+  let limits: ScriptLimits
+  private let c: UnsafeMutablePointer<dwell_lua_limits>
+  /// Lines scripts printed, newest last (bounded), and whether some were cut or dropped.
   var printed: [String] = []
+  var printTruncated = false
   /// The usage being evaluated, for `u.screen(name)`: set only for the length of one call
   /// into Lua (a pointer, because a stored copy would cost retains on every check and
   /// would make the engine copy its screen table on its next change).
@@ -63,39 +34,62 @@ final class LuaState {
     var pending: [String: LuaRuleParser.Pending] = [:]
   }
 
-  /// Actions plugins asked for during the current dispatch.
+  /// Actions plugins asked for during the current dispatch, and the pack's output so far.
   var actions: [UsageAction] = []
+  var output = PluginActions.Output()
   /// What plugins published, by plugin and key.
   var published: [String: [String: JSONValue]] = [:]
   /// Functions the host exposes as `host.name(...)`.
   var hostFunctions: [String: @Sendable ([JSONValue]) -> JSONValue] = [:]
   /// The instant of the current dispatch (for notifications).
   var now = MonotonicInstant(nanoseconds: 0)
-  /// The prelude's `dispatch`, `get_state` and `set_state` functions.
+  /// The prelude's functions, and the table behind the scripts' read-only `host`.
   var dispatchRef: Int32 = 0
   var getStateRef: Int32 = 0
   var setStateRef: Int32 = 0
+  private var newEnvironmentRef: Int32 = 0
+  private(set) var hostRef: Int32 = 0
 
-  init(limits scriptLimits: ScriptLimits) throws(ScriptError) {
-    limits = .allocate(capacity: 1)
-    limits.initialize(
-      to: dwell_lua_limits(
-        used: 0, peak: 0, limit: max(scriptLimits.memory, 64 << 10), enforce: 0,
-        budget: Int64(scriptLimits.instructionsPerCall), per_call: Int64(scriptLimits.instructionsPerCall),
-        exhausted: 0))
-    guard let state = dwell_lua_newstate(limits) else {
-      limits.deallocate()
+  /// The tick (second of the clock) being spent, and what the pack spent in it so far.
+  private var window: Int64 = .min
+  private(set) var tickWork: Int64 = 0
+  private var tickNanos: Int64 = 0
+  /// Work the last call did.
+  private(set) var lastWork: Int64 = 0
+
+  /// Creates a state and runs the prelude; `definitions` become the prelude's
+  /// `__dwell_<name>` functions.
+  init(limits: ScriptLimits, definitions: [(String, dwell_lua_host_function)]) throws(ScriptError) {
+    self.limits = limits
+    c = .allocate(capacity: 1)
+    c.initialize(to: dwell_lua_limits())
+    c.pointee.limit = max(limits.memory, 64 << 10)
+    guard let state = dwell_lua_newstate(c) else {
+      c.deallocate()
       throw ScriptError("cannot create a Lua state")
     }
     L = state
     dwell_lua_extraspace(L).pointee = Unmanaged.passUnretained(self).toOpaque()
-    openSandbox()
+    let libraries: [(String, lua_CFunction)] = [
+      ("_G", luaopen_base), ("string", luaopen_string), ("table", luaopen_table), ("math", luaopen_math),
+      ("utf8", luaopen_utf8),
+    ]
+    for (name, open) in libraries {
+      luaL_requiref(L, name, open, 1)
+      dwell_lua_pop(L, 1)
+    }
+    dwell_lua_bound_libraries(L)
+    for (name, function) in definitions + [("print", Self.print)] {
+      dwell_lua_pushhost(L, function, 0)
+      lua_setglobal(L, "__dwell_" + name)
+    }
+    try runPrelude()
   }
 
   deinit {
     lua_close(L)
-    limits.deinitialize(count: 1)
-    limits.deallocate()
+    c.deinitialize(count: 1)
+    c.deallocate()
   }
 
   /// The state that owns `L` (from a host function).
@@ -105,46 +99,48 @@ final class LuaState {
   }
 
   /// Bytes in use now.
-  var memoryInUse: Int { limits.pointee.used }
+  var memoryInUse: Int { c.pointee.used }
 
-  private func openSandbox() {
-    let libraries: [(String, lua_CFunction)] = [
-      ("_G", luaopen_base), ("string", luaopen_string), ("table", luaopen_table),
-      ("math", luaopen_math), ("utf8", luaopen_utf8),
-    ]
-    for (name, open) in libraries {
-      luaL_requiref(L, name, open, 1)
-      dwell_lua_pop(L, 1)
-    }
-    for name in ["dofile", "loadfile", "load", "require", "collectgarbage", "rawset", "print"] {
-      lua_pushnil(L)
-      lua_setglobal(L, name)
-    }
-    lua_getglobal(L, "string")
-    lua_pushnil(L)
-    lua_setfield(L, -2, "dump")
-    dwell_lua_pop(L, 1)
-    setGlobal("print") { L in
-      guard let state = LuaState.owner(L) else { return 0 }
-      let count = lua_gettop(L)
-      var parts: [String] = []
-      for i in 0..<count { parts.append(state.describe(Int32(i + 1))) }
-      state.printed.append(parts.joined(separator: "\t"))
-      if state.printed.count > 200 { state.printed.removeFirst(state.printed.count - 200) }
-      return 0
-    }
-  }
+  /// The most bytes ever in use.
+  var memoryPeak: Int { c.pointee.peak }
 
-  /// Defines a global host function.
-  func setGlobal(_ name: String, _ function: dwell_lua_host_function) {
-    dwell_lua_pushhost(L, function, 0)
-    lua_setglobal(L, name)
+  private func runPrelude() throws(ScriptError) {
+    let text = try Prelude.text.get()
+    let status = text.withCString { dwell_lua_loadtext(L, $0, strlen($0), "=dwell") }
+    guard status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
+    lua_createtable(L, 0, 2)
+    setField("id_length", integer: 128)
+    setField("message_length", integer: limits.messageLength)
+    lua_createtable(L, 0, 0)
+    lua_pushvalue(L, -1)
+    hostRef = reference()
+    try protectedCall(arguments: 2, results: 4)
+    newEnvironmentRef = reference()
+    setStateRef = reference()
+    getStateRef = reference()
+    dispatchRef = reference()
   }
 
   // MARK: Running scripts
 
-  /// Runs `body` (which pushes a function and its arguments) as a protected call of
-  /// script code under the budget and memory cap. Returns the number of results pushed.
+  /// Starts the tick of `instant` (one second of the clock): the pack's budget per tick
+  /// is spent afresh from there.
+  @discardableResult
+  func enterTick(_ instant: MonotonicInstant) -> Bool {
+    let tick = instant.nanoseconds / 1_000_000_000
+    guard tick != window else { return false }
+    window = tick
+    tickWork = 0
+    tickNanos = 0
+    return true
+  }
+
+  /// Whether the pack spent its budget for the current tick.
+  var tickSpent: Bool {
+    tickWork >= Int64(limits.instructionsPerTick)
+      || tickNanos >= ScriptLimits.milliseconds(limits.timePerTick) * 1_000_000
+  }
+
   /// ``protectedCall(arguments:results:)`` with `usage` readable through `u.screen(name)`
   /// for the length of the call, and not a moment longer.
   func protectedCall(arguments: Int32, results: Int32, usage: UsageView) throws(ScriptError) {
@@ -155,174 +151,148 @@ final class LuaState {
     }
   }
 
+  /// Calls the function below `arguments` values on the stack as script code, under the
+  /// budget, the time backstop and the memory cap. Results are left on the stack only
+  /// when it succeeds; a call stopped by a limit fails even if the script caught the error.
   func protectedCall(arguments: Int32, results: Int32) throws(ScriptError) {
-    limits.pointee.budget = limits.pointee.per_call
-    limits.pointee.exhausted = 0
-    limits.pointee.enforce = 1
+    let perCall = Int64(limits.instructionsPerCall)
+    let perTick = Int64(limits.instructionsPerTick)
+    let share = perTick / Int64(max(callables, 1))
+    let leftInTick = max(perTick - tickWork, 0)
+    let allowance = min(perCall, share, leftInTick)
+    let unit =
+      allowance == leftInTick && leftInTick < min(perCall, share)
+      ? "tick for the pack"
+      : share < perCall ? "call: the pack's \(perTick) per tick shared by \(callables) checks and plugins" : "call"
+    setUnit(unit)
+    let perCallTime = ScriptLimits.milliseconds(limits.timePerCall)
+    let leftTime = max(ScriptLimits.milliseconds(limits.timePerTick) - tickNanos / 1_000_000, 1)
+    dwell_lua_arm(L, c, allowance, unit == "tick for the pack" ? 1 : 0, min(perCallTime, leftTime))
+    let start = dwell_lua_monotonic_ns()
+    c.pointee.enforce = 1
     let status = dwell_lua_pcall(L, arguments, results, 0)
-    limits.pointee.enforce = 0
-    guard status == dwell_lua_ok() else {
-      let message: String
-      if status == dwell_lua_errmem() {
-        message = "memory limit exceeded (\(limits.pointee.limit / 1024) KiB)"
-      } else {
-        message = describe(-1)
-      }
-      dwell_lua_pop(L, 1)
-      throw ScriptError(message)
+    c.pointee.enforce = 0
+    lastWork = allowance - max(c.pointee.budget, 0)
+    tickWork += lastWork
+    tickNanos += dwell_lua_monotonic_ns() - start
+    let exhausted = c.pointee.exhausted
+    if exhausted != 0, status == dwell_lua_ok() { dwell_lua_pop(L, results) }
+    guard status != dwell_lua_ok() || exhausted != 0 else { return }
+    var error = ScriptError(status == dwell_lua_ok() ? "" : describe(-1))
+    if status != dwell_lua_ok() { dwell_lua_pop(L, 1) }
+    if status == dwell_lua_errmem() || (c.pointee.refused != 0 && exhausted == 0) {
+      error.message = "\(whereRefused) memory limit exceeded (\(c.pointee.limit / 1024) KiB)"
+    } else if exhausted != 0, !error.message.contains("exceeded (") {
+      error.message = "instruction budget exceeded (\(allowance) instructions per \(unit))"
+    }
+    error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
+    error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
+    throw error
+  }
+
+  /// Checks and plugins in the pack: each call gets at most its share of the tick's budget.
+  var callables = 1
+
+  private var currentUnit = ""
+  private func setUnit(_ unit: String) {
+    guard unit != currentUnit else { return }
+    currentUnit = unit
+    withUnsafeMutableBytes(of: &c.pointee.unit) { raw in
+      let bytes = Array(unit.utf8.prefix(raw.count - 1)) + [0]
+      raw.copyBytes(from: bytes)
     }
   }
 
-  /// Loads and runs a chunk of Lua text. The file name of `name` appears in error
-  /// messages (`name.lua:line:`); Lua would cut a long path short.
+  /// `file:line:` where memory was refused during the last call, or "".
+  private var whereRefused: String {
+    withUnsafeBytes(of: &c.pointee.where) { raw in String(cString: raw.bindMemory(to: CChar.self).baseAddress!) }
+  }
+
+  /// Loads a chunk of Lua text into an environment of its own and runs it. The file name
+  /// of `name` appears in error messages (`name.lua:line:`); Lua would cut a long path short.
   func run(_ text: String, name: String) throws(ScriptError) {
     let chunk = "@" + (name.split(separator: "/").last.map(String.init) ?? name)
+    c.pointee.refused = 0
+    c.pointee.enforce = 1
     let status = text.withCString { pointer in
       dwell_lua_loadtext(L, pointer, strlen(pointer), chunk)
     }
+    c.pointee.enforce = 0
     guard status == dwell_lua_ok() else {
-      let message = describe(-1)
+      let message =
+        status == dwell_lua_errmem()
+        ? "\(chunk.dropFirst()): memory limit exceeded (\(c.pointee.limit / 1024) KiB)" : describe(-1)
       dwell_lua_pop(L, 1)
-      throw ScriptError(message)
+      throw ScriptError(clip(message, limits.messageLength))
     }
+    pushReference(newEnvironmentRef)
+    do {
+      try protectedCall(arguments: 0, results: 1)
+    } catch {
+      dwell_lua_pop(L, 1)
+      throw error
+    }
+    _ = lua_setupvalue(L, -2, 1)  // the chunk's _ENV
     try protectedCall(arguments: 0, results: 0)
   }
 
-  /// Runs the prelude, keeping the three functions it returns.
-  func runPrelude(_ text: String) throws(ScriptError) {
-    let status = text.withCString { dwell_lua_loadtext(L, $0, strlen($0), "=dwell") }
-    guard status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
-    try protectedCall(arguments: 0, results: 3)
-    setStateRef = reference()
-    getStateRef = reference()
-    dispatchRef = reference()
-  }
-
-  /// Pushes a JSON value as a Lua value.
-  func push(_ value: JSONValue, depth: Int = 0) {
-    switch value {
-    case .null: lua_pushnil(L)
-    case .bool(let b): lua_pushboolean(L, b ? 1 : 0)
-    case .number(let n, let literal):
-      if let integer = Int64(literal) { lua_pushinteger(L, lua_Integer(integer)) } else { lua_pushnumber(L, n) }
-    case .string(let s): lua_pushstring(L, s)
-    case .array(let items):
-      lua_createtable(L, Int32(clamping: items.count), 0)
-      for (i, item) in items.enumerated() where depth < 32 {
-        push(item, depth: depth + 1)
-        lua_rawseti(L, -2, lua_Integer(i + 1))
-      }
-    case .object(let members):
-      lua_createtable(L, 0, Int32(clamping: members.count))
-      for member in members where depth < 32 {
-        lua_pushstring(L, member.key)
-        push(member.value, depth: depth + 1)
-        lua_rawset(L, -3)
-      }
-    }
-  }
-
-  /// A readable form of the value at `index`, without calling metamethods.
-  func describe(_ index: Int32) -> String {
-    switch lua_type(L, index) {
-    case LUA_TSTRING:
-      return dwell_lua_tostring(L, index).map { String(cString: $0) } ?? ""
-    case LUA_TNUMBER:
-      // lua_tostring converts a number in place, which would confuse lua_next: use a copy.
-      lua_pushvalue(L, index)
-      defer { dwell_lua_pop(L, 1) }
-      return dwell_lua_tostring(L, -1).map { String(cString: $0) } ?? ""
-    case LUA_TNIL: return "nil"
-    case LUA_TBOOLEAN: return lua_toboolean(L, index) != 0 ? "true" : "false"
-    default:
-      return "(a \(String(cString: lua_typename(L, lua_type(L, index)))) value)"
-    }
-  }
-
-  /// `file:line:` of the script code `level` calls up from the running host function.
+  /// `file:line:` of the script code nearest the running host function, skipping the
+  /// prelude's frames and C functions ("" when there is none).
   func whereCalled(level: Int32 = 1) -> String {
     var info = lua_Debug()
-    guard lua_getstack(L, level, &info) != 0, lua_getinfo(L, "Sl", &info) != 0, info.currentline > 0 else {
-      return ""
+    var level = level
+    while lua_getstack(L, level, &info) != 0 {
+      level += 1
+      guard lua_getinfo(L, "Sl", &info) != 0, info.currentline > 0 else { continue }
+      let source = withUnsafeBytes(of: &info.short_src) { raw in
+        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+      }
+      if source == "dwell" { continue }
+      return "\(source):\(info.currentline):"
     }
-    let source = withUnsafeBytes(of: &info.short_src) { raw in
-      String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-    }
-    return "\(source):\(info.currentline):"
+    return ""
+  }
+
+  /// Defines a host function the prelude reaches as `__dwell_<name>` when scripts call it
+  /// (`unlock`, `achievement`, `levels`); scripts never see the host's globals.
+  func setGlobal(_ name: String, _ function: dwell_lua_host_function) {
+    dwell_lua_pushhost(L, function, 0)
+    lua_setglobal(L, "__dwell_" + name)
   }
 
   /// Pushes an error message and returns the value a host function returns to raise it.
   func raise(_ message: String) -> Int32 {
-    lua_pushstring(L, message)
+    lua_pushstring(L, clip(message, limits.messageLength))
     return DWELL_LUA_RAISE
   }
 
-  // MARK: Reading values
-
-  /// Converts the Lua value at `index` to JSON form (tables become arrays or objects).
-  func json(at index: Int32, depth: Int = 0) throws(ScriptError) -> JSONValue {
-    guard depth < 32 else { throw ScriptError("a table is nested too deeply") }
-    let index = lua_absindex(L, index)
-    switch lua_type(L, index) {
-    case LUA_TNIL: return .null
-    case LUA_TBOOLEAN: return .bool(lua_toboolean(L, index) != 0)
-    case LUA_TNUMBER:
-      if lua_isinteger(L, index) != 0 {
-        let value = lua_tointegerx(L, index, nil)
-        return .number(Double(value), literal: String(value))
-      }
-      let value = dwell_lua_tonumber(L, index)
-      guard value.isFinite else { throw ScriptError("a number is not finite") }
-      return .number(value, literal: "\(value)")
-    case LUA_TSTRING: return .string(describe(index))
-    case LUA_TTABLE:
-      var members: [(key: String, value: JSONValue)] = []
-      var items: [(Int, JSONValue)] = []
-      lua_pushnil(L)
-      while lua_next(L, index) != 0 {
-        let value: JSONValue
-        do {
-          value = try json(at: -1, depth: depth + 1)
-        } catch {
-          dwell_lua_pop(L, 2)
-          throw error
-        }
-        if lua_type(L, -2) == LUA_TSTRING {
-          members.append((describe(-2), value))
-        } else if lua_isinteger(L, -2) != 0 {
-          items.append((Int(lua_tointegerx(L, -2, nil)), value))
-        } else {
-          dwell_lua_pop(L, 2)
-          throw ScriptError("a table key must be a string or an integer")
-        }
-        dwell_lua_pop(L, 1)
-      }
-      if members.isEmpty && !items.isEmpty {
-        items.sort { $0.0 < $1.0 }
-        guard items.enumerated().allSatisfy({ $0.offset + 1 == $0.element.0 }) else {
-          throw ScriptError("a list must be numbered 1, 2, 3, ...")
-        }
-        return .array(items.map(\.1))
-      }
-      guard items.isEmpty else { throw ScriptError("a table mixes a list and named fields") }
-      members.sort { $0.key < $1.key }
-      return .object(members)
-    default:
-      throw ScriptError("a \(String(cString: lua_typename(L, lua_type(L, index)))) cannot be used here")
-    }
+  /// Sets `host[name]` to the value on top of the stack (popped), raw, in a protected call.
+  func setHostField(_ name: String) -> Bool {
+    pushReference(hostRef)
+    lua_pushstring(L, name)
+    lua_rotate(L, -3, -1)
+    return dwell_lua_protected_rawset(L) == dwell_lua_ok()
   }
 
-  /// Reads string keys of the table at `index` (raw access, no metamethods).
-  func keys(ofTable index: Int32) -> [String] {
-    let index = lua_absindex(L, index)
-    var keys: [String] = []
-    lua_pushnil(L)
-    while lua_next(L, index) != 0 {
-      keys.append(lua_type(L, -2) == LUA_TSTRING ? describe(-2) : "[\(describe(-2))]")
-      dwell_lua_pop(L, 1)
+  /// `print`: the values, described without metamethods, one line, bounded.
+  private static let print: dwell_lua_host_function = { L in
+    guard let state = LuaState.owner(L) else { return 0 }
+    var parts: [String] = []
+    for i in 0..<min(lua_gettop(L), 64) { parts.append(state.describe(Int32(i + 1))) }
+    var line = parts.joined(separator: "\t")
+    if line.count > state.limits.printLineLength {
+      line = clip(line, state.limits.printLineLength)
+      state.printTruncated = true
     }
-    return keys
+    state.printed.append(line)
+    if state.printed.count > state.limits.printLines {
+      state.printed.removeFirst(state.printed.count - state.limits.printLines)
+      state.printTruncated = true
+    }
+    return 0
   }
+
+  // MARK: The registry
 
   /// Stores the value on top of the stack in the registry; returns its reference.
   func reference() -> Int32 { luaL_ref(L, dwell_lua_registryindex()) }
@@ -343,4 +313,9 @@ final class LuaState {
     lua_pushstring(L, string)
     lua_setfield(L, -2, name)
   }
+}
+
+/// `text` cut to `length` characters, marked with "..." when cut.
+func clip<S: StringProtocol>(_ text: S, _ length: Int) -> String {
+  text.count <= length ? String(text) : String(text.prefix(max(length - 3, 0))) + "..."
 }

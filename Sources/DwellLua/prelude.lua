@@ -1,19 +1,113 @@
--- The prelude every rule pack runs first: durations, plugins and their dispatch.
--- It returns the functions the host calls: dispatch, get_state and set_state.
-function minutes(n) return n * 60 end
-function hours(n) return n * 3600 end
-function days(n) return n * 86400 end
-
+-- The prelude every rule pack runs first, in an environment scripts never see. It builds
+-- the sandbox from an allow-list (each file gets its own environment over frozen library
+-- tables), wraps what must not escape the budget, and keeps the plugins. It returns the
+-- functions the host calls: dispatch, get_state, set_state and new_environment.
+local limits, host = ...
+local G = _G
+local next, type, error, rawget, pcall, select, tostring = next, type, error, rawget, pcall, select, tostring
+local setmetatable, getmetatable = setmetatable, getmetatable
+local pack, unpack = table.pack, table.unpack
 local subscribe, act = __dwell_subscribe, __dwell_action
-__dwell_subscribe, __dwell_action = nil, nil
+local print = __dwell_print
+__dwell_subscribe, __dwell_action, __dwell_print = nil, nil, nil
+-- The rule language (`__dwell_unlock`, `__dwell_achievement`, `__dwell_levels`) is defined by
+-- the host after this runs; it is looked up when a script calls it.
+
+local function pick(from, names)
+  local t = {}
+  for name in names:gmatch("%S+") do t[name] = from[name] end
+  return t
+end
+
+-- A read-only view of `t`: reads go through, writes raise, the table behind is unreachable.
+local function freeze(t, name)
+  local function refuse() error(name .. " is read-only", 2) end
+  local function iterate() return function(_, k) return next(t, k) end, nil, nil end
+  return setmetatable({}, { __index = t, __newindex = refuse, __pairs = iterate, __metatable = false })
+end
+
+local string_lib = pick(string, "byte char find format gmatch gsub len lower match rep reverse sub upper")
+local string_meta = getmetatable("")
+string_meta.__index = string_lib
+string_meta.__metatable = false
+
+local base = pick(G, "assert error ipairs next pairs pcall select tonumber tostring type rawequal rawget rawlen "
+  .. "getmetatable")
+base._VERSION = _VERSION
+base.print = print
+base.string = freeze(string_lib, "string")
+base.table = freeze(pick(table, "concat insert move pack remove sort unpack"), "table")
+base.math = freeze(pick(math, "abs acos asin atan ceil cos exp floor fmod huge log max maxinteger min mininteger "
+  .. "modf pi random randomseed sin sqrt tan tointeger type ult"), "math")
+base.utf8 = freeze(pick(utf8, "char charpattern codepoint codes len offset"), "utf8")
+base.host = freeze(host, "host")
+
+-- No finalizers (they would run outside any call's budget) and no __close handlers.
+function base.setmetatable(t, meta)
+  if type(meta) == "table" and (rawget(meta, "__gc") ~= nil or rawget(meta, "__close") ~= nil) then
+    error("setmetatable: __gc and __close are not allowed in rule packs (sandbox)", 2)
+  end
+  return setmetatable(t, meta)
+end
+
+-- The message handler runs after the error unwound, under the budget like any code.
+function base.xpcall(f, handler, ...)
+  local result = pack(pcall(f, ...))
+  if result[1] then return unpack(result, 1, result.n) end
+  return false, select(2, pcall(handler, result[2]))
+end
+
+function base.minutes(n) return n * 60 end
+function base.hours(n) return n * 3600 end
+function base.days(n) return n * 86400 end
+
+-- Ids: 1 to limits.id_length letters, digits or - _ . : /
+local function check_id(what, id)
+  if type(id) == "string" and (#id == 0 or #id > limits.id_length or id:find("[^%w%-_%.:/]")) then
+    error(what .. " '" .. id:sub(1, 40) .. (#id > 40 and "...'" or "'") .. " must be 1 to " .. limits.id_length
+      .. " letters, digits or - _ . : / (sandbox)", 3)
+  end
+end
+
+-- A definition's tables copied raw, so the host reads plain tables and runs no metamethod.
+local function plain(t)
+  if type(t) ~= "table" then return t end
+  local copy = {}
+  for k, v in next, t do copy[k] = v end
+  return copy
+end
+
+local function definer(kind)
+  return function(id, ...)
+    check_id(kind, id)
+    local define = G["__dwell_" .. kind](id, ...)
+    return function(spec)
+      local copy = plain(spec)
+      if type(copy) == "table" and type(copy.tiers) == "table" then
+        local tiers = plain(copy.tiers)
+        for i, tier in next, tiers do
+          tiers[i] = plain(tier)
+          if type(tier) == "table" then check_id("tier", rawget(tier, 1)) end
+        end
+        copy.tiers = tiers
+      end
+      return define(copy)
+    end
+  end
+end
+base.unlock = definer("unlock")
+base.achievement = definer("achievement")
+function base.levels(list, ...) return G.__dwell_levels(plain(list), ...) end
+
 local plugins = {}
 local events = { screen_enter = true, screen_leave = true, session_start = true, pause = true,
                  day_start = true, unlock = true, tick = true }
 
-function plugin(name)
+function base.plugin(name)
   if type(name) ~= "string" or name == "" then
     error('plugin needs a name, as in local owl = plugin "night-owl"', 2)
   end
+  check_id("plugin", name)
   if plugins[name] then error("plugin '" .. name .. "' is defined twice", 2) end
   local p = { name = name, state = {}, handlers = {} }
   function p.on(event, fn)
@@ -43,4 +137,12 @@ local function dispatch(name, event, u, arg)
 end
 local function get_state(name) return plugins[name].state end
 local function set_state(name, value) plugins[name].state = value end
-return dispatch, get_state, set_state
+
+-- Each file's globals: its own, over the shared allow-list, which no file can change.
+local environment_meta = { __index = base, __metatable = false }
+local function new_environment()
+  local env = setmetatable({}, environment_meta)
+  env._G = env
+  return env
+end
+return dispatch, get_state, set_state, new_environment

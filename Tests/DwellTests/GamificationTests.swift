@@ -16,6 +16,8 @@ import Testing
       },
     }
     levels { { "Beginner", 0 }, { "Learner", 30 }, { "Scholar", 100 } }
+    -- The plugin unlocks it (a plugin may unlock only its own pack's rules).
+    unlock "night-owl" { title = "Night owl", when = { sessions = 1000000 } }
 
     local owl = plugin "night-owl"
     owl.on("tick", function(u)
@@ -38,7 +40,7 @@ import Testing
 
   @Test func achievementsTiersPointsAndLevels() throws {
     let pack = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-    #expect(pack.rules.map(\.id) == ["first-lesson", "marathon/bronze", "marathon/silver"])
+    #expect(pack.rules.map(\.id) == ["first-lesson", "marathon/bronze", "marathon/silver", "night-owl"])
     #expect(pack.rules[2].title == "Silver marathon")
     #expect(pack.rules[1].isHidden && pack.rules[1].achievement == "marathon" && pack.rules[1].tier == "bronze")
     #expect(pack.levels.map(\.name) == ["Beginner", "Learner", "Scholar"])
@@ -124,7 +126,7 @@ import Testing
     engine.terminate()
     // The second pack picked up the first one's state: two visits of Home, one in each.
     let saved = try Store(path: rig.store.path, readOnly: true).load().listenerStates
-    #expect(saved["visit-counter"] == #"{"Home":2}"#)
+    #expect(saved["lua:pack/visit-counter"] == #"{"Home":2}"#)
   }
 
   @Test func aHostilePluginIsContained() throws {

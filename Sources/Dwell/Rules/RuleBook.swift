@@ -248,7 +248,7 @@ struct RuleBook {
 }
 
 extension Condition {
-  var containsCheck: Bool {
+  package var containsCheck: Bool {
     switch self {
     case .check: return true
     case .all(let parts), .any(let parts): return parts.contains { $0.containsCheck }

@@ -1,0 +1,63 @@
+// The limits a rule pack's scripts run under: time, memory, conversions and output.
+
+/// Resource limits for one rule pack. The defaults suit rule packs; a host lowers or raises
+/// them with `LuaRulePack(scripts:limits:)`. A script that hits one is stopped (a check or
+/// plugin is disabled) or its extra output dropped, and one ``ScriptError`` names the file,
+/// line and limit. See "The sandbox" in *Writing rules in Lua*.
+public struct ScriptLimits: Sendable {
+  /// Bytes the pack's state may hold, including what host functions create for it.
+  /// Default 8 MiB.
+  public var memory: Int
+  /// Work one call into a script may do: virtual-machine instructions, plus the steps of
+  /// pattern matching and the bytes or elements library functions go through. Default
+  /// 1,000,000.
+  public var instructionsPerCall: Int
+  /// Work all the pack's checks and plugins together may do in one tick (one second of
+  /// the clock). Default 10,000,000.
+  public var instructionsPerTick: Int
+  /// Host time one call may take, a backstop for work no count sees (comparing long
+  /// strings). Default 200 ms.
+  public var timePerCall: Duration
+  /// Host time the whole pack may take in one tick. Default 500 ms.
+  public var timePerTick: Duration
+  /// Nested tables a value passed between Lua and the host may have. Default 32.
+  public var valueDepth: Int
+  /// Values (table entries, counted through every level) in one such value. Default 10,000.
+  public var valueNodes: Int
+  /// Awards, notifications, unlocks and publishes the pack may make in one tick. Default 100.
+  public var actionsPerTick: Int
+  /// Awards, notifications and unlocks the pack may make while it is loaded. Default 100,000.
+  public var actionsTotal: Int
+  /// Lines of `print` kept (the oldest go first), and characters kept of each. Default 200, 500.
+  public var printLines: Int
+  public var printLineLength: Int
+  /// Characters kept of an error message, a notification's title or body, or an award's
+  /// reason. Default 500.
+  public var messageLength: Int
+
+  /// Creates limits; the defaults suit rule packs.
+  public init(
+    memory: Int = 8 << 20, instructionsPerCall: Int = 1_000_000, instructionsPerTick: Int = 10_000_000,
+    timePerCall: Duration = .milliseconds(200), timePerTick: Duration = .milliseconds(500), valueDepth: Int = 32,
+    valueNodes: Int = 10_000, actionsPerTick: Int = 100, actionsTotal: Int = 100_000, printLines: Int = 200,
+    printLineLength: Int = 500, messageLength: Int = 500
+  ) {
+    self.memory = memory
+    self.instructionsPerCall = instructionsPerCall
+    self.instructionsPerTick = instructionsPerTick
+    self.timePerCall = timePerCall
+    self.timePerTick = timePerTick
+    self.valueDepth = valueDepth
+    self.valueNodes = valueNodes
+    self.actionsPerTick = actionsPerTick
+    self.actionsTotal = actionsTotal
+    self.printLines = printLines
+    self.printLineLength = printLineLength
+    self.messageLength = messageLength
+  }
+
+  /// The milliseconds of a duration, at least 1.
+  static func milliseconds(_ d: Duration) -> Int64 {
+    max(1, d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000)
+  }
+}
