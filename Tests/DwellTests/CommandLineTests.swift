@@ -75,7 +75,8 @@ import Testing
       return object as NSDictionary
     }
     #expect(try figures(replayed.stdout) == figures(reported.stdout))
-    #expect(reported.stdout.contains("\"five\": \"2026-05-04T08:15:49.900Z\""))
+    let reportedUnlocks = try JSONSerialization.jsonObject(with: Data(reported.stdout.utf8)) as? [String: Any]
+    #expect(reportedUnlocks?["unlocks"] as? [String: String] == ["five": "2026-05-04T08:15:49.900Z"])
     // Replaying onto an existing store is refused rather than overwriting it.
     let again = try Self.dwell(["replay", trace, "--store", dir.path])
     #expect(again.status == 1)

@@ -1,65 +1,13 @@
-/// A parsed JSON value. Numbers keep their literal text so exact decimals survive.
-///
-/// Dwell parses traces and rules with this small parser instead of `JSONSerialization`:
-/// it keeps key order, tells integers from fractions, rejects `NaN`, and behaves the same
-/// on every platform.
-public enum JSONValue: Equatable, Sendable {
-  case null
-  case bool(Bool)
-  case number(Double, literal: String)
-  case string(String)
-  case array([JSONValue])
-  case object([(key: String, value: JSONValue)])
-
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-    switch (lhs, rhs) {
-    case (.null, .null): return true
-    case (.bool(let a), .bool(let b)): return a == b
-    case (.number(let a, _), .number(let b, _)): return a == b
-    case (.string(let a), .string(let b)): return a == b
-    case (.array(let a), .array(let b)): return a == b
-    case (.object(let a), .object(let b)):
-      return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    default: return false
-    }
-  }
-
-  /// The value for `key` in an object (the last one if repeated).
-  public subscript(key: String) -> JSONValue? {
-    guard case .object(let members) = self else { return nil }
-    return members.last { $0.key == key }?.value
-  }
-
-  /// A short name of the value's type, for error messages.
-  public var typeName: String {
-    switch self {
-    case .null: return "null"
-    case .bool: return "a boolean"
-    case .number: return "a number"
-    case .string: return "a string"
-    case .array: return "an array"
-    case .object: return "an object"
-    }
-  }
-}
-
-/// A JSON syntax error with the byte offset where it was found.
-public struct JSONError: Error, CustomStringConvertible, Sendable {
-  /// What is wrong.
-  public var message: String
-  /// Offset in the input, in bytes.
-  public var offset: Int
-  public var description: String { "\(message) at offset \(offset)" }
-}
-
-/// Parses JSON text (RFC 8259). Nesting deeper than 512 levels is rejected.
-public struct JSONParser {
+/// Parses JSON text (RFC 8259) into a ``JSONValue`` tree, and the error it throws.
+/// Parses JSON text (RFC 8259). Nesting deeper than 512 levels is rejected; a surrogate
+/// escape without its partner becomes U+FFFD; numbers beyond `Double` are errors.
+package struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
   private var depth = 0
 
   /// Parses one complete JSON document.
-  public static func parse(_ text: some StringProtocol) throws(JSONError) -> JSONValue {
+  package static func parse(_ text: some StringProtocol) throws(JSONError) -> JSONValue {
     var parser = JSONParser(bytes: Array(text.utf8))
     parser.skipSpace()
     let value = try parser.value()
@@ -230,20 +178,28 @@ public struct JSONParser {
       case UInt8(ascii: "t"): result += "\t"
       case UInt8(ascii: "u"):
         var code = try hex4()
-        if (0xD800..<0xDC00).contains(code), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
-          bytes[index + 1] == UInt8(ascii: "u")
-        {
-          index += 2
-          let low = try hex4()
-          if (0xDC00..<0xE000).contains(low) {
-            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
-          }
+        if (0xD800..<0xDC00).contains(code), let low = lowSurrogate() {
+          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
         }
+        // A surrogate without its partner is not a character: U+FFFD stands for it alone.
         result.unicodeScalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
       default: throw fail("invalid escape")
       }
       runStart = index
     }
+  }
+
+  /// The low surrogate escaped next (`\uDC00` to `\uDFFF`), consumed; anything else is
+  /// left where it is, to be read as what it is.
+  private mutating func lowSurrogate() -> UInt32? {
+    let start = index
+    guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+      return nil
+    }
+    index += 2
+    if let low = try? hex4(), (0xDC00..<0xE000).contains(low) { return low }
+    index = start
+    return nil
   }
 
   private mutating func hex4() throws(JSONError) -> UInt32 {
@@ -265,100 +221,11 @@ public struct JSONParser {
   }
 }
 
-/// Writes JSON text with sorted keys and numbers rounded to the millisecond where asked.
-struct JSONWriter {
-  private(set) var text = ""
-  let pretty: Bool
-  private var level = 0
-
-  init(pretty: Bool) { self.pretty = pretty }
-
-  static func quote(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
-
-  /// Seconds from nanoseconds, printed with at most three decimals.
-  static func seconds(_ nanos: Int64) -> String {
-    let millis = (nanos >= 0 ? nanos + 500_000 : nanos - 500_000) / 1_000_000
-    let whole = millis / 1000
-    let frac = abs(millis % 1000)
-    let sign = millis < 0 && whole == 0 ? "-" : ""
-    if frac == 0 { return "\(sign)\(whole).0" }
-    var digits = String(frac)
-    digits = String(repeating: "0", count: 3 - digits.count) + digits
-    while digits.hasSuffix("0") { digits.removeLast() }
-    return "\(sign)\(whole).\(digits)"
-  }
-
-  static func render(_ value: JSONValue, pretty: Bool) -> String {
-    var writer = JSONWriter(pretty: pretty)
-    writer.write(value)
-    return writer.text
-  }
-
-  private mutating func newline() {
-    guard pretty else { return }
-    text += "\n" + String(repeating: "  ", count: level)
-  }
-
-  mutating func write(_ value: JSONValue) {
-    switch value {
-    case .null: text += "null"
-    case .bool(let b): text += b ? "true" : "false"
-    case .number(_, let literal): text += literal
-    case .string(let s): text += Self.quote(s)
-    case .array(let items):
-      text += "["
-      level += 1
-      for (i, item) in items.enumerated() {
-        if i > 0 { text += "," }
-        newline()
-        write(item)
-      }
-      level -= 1
-      if !items.isEmpty { newline() }
-      text += "]"
-    case .object(let members):
-      text += "{"
-      level += 1
-      for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
-        if i > 0 { text += "," }
-        newline()
-        text += Self.quote(member.key) + (pretty ? ": " : ":")
-        write(member.value)
-      }
-      level -= 1
-      if !members.isEmpty { newline() }
-      text += "}"
-    }
-  }
-}
-
-extension JSONValue {
-  /// A number from nanoseconds, as seconds with at most millisecond precision.
-  static func seconds(_ nanos: Int64) -> JSONValue {
-    .number(Double(nanos) / 1e9, literal: JSONWriter.seconds(nanos))
-  }
-
-  /// An integer number.
-  static func integer(_ value: Int) -> JSONValue { .number(Double(value), literal: String(value)) }
-}
-
-extension JSONValue {
-  /// The value as JSON text, keys sorted.
-  public func rendered(pretty: Bool = false) -> String { JSONWriter.render(self, pretty: pretty) }
+/// A JSON syntax error with the byte offset where it was found.
+package struct JSONError: Error, CustomStringConvertible, Sendable {
+  /// What is wrong.
+  package var message: String
+  /// Offset in the input, in bytes.
+  package var offset: Int
+  package var description: String { "\(message) at offset \(offset)" }
 }

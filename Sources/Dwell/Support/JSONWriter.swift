@@ -1,0 +1,93 @@
+/// Writes a ``JSONValue`` tree as JSON text, keys sorted, numbers as their literal text.
+package struct JSONWriter {
+  package private(set) var text = ""
+  package let pretty: Bool
+  private var level = 0
+
+  package init(pretty: Bool) { self.pretty = pretty }
+
+  package static func quote(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  /// Nanoseconds rounded to milliseconds, half away from zero (no overflow at the extremes).
+  package static func milliseconds(_ nanos: Int64) -> Int64 {
+    let (millis, rest) = nanos.quotientAndRemainder(dividingBy: 1_000_000)
+    return rest >= 500_000 ? millis + 1 : rest <= -500_000 ? millis - 1 : millis
+  }
+
+  /// Seconds from nanoseconds, printed with at most three decimals.
+  package static func seconds(_ nanos: Int64) -> String {
+    let millis = milliseconds(nanos)
+    let whole = millis / 1000
+    let frac = abs(millis % 1000)
+    let sign = millis < 0 && whole == 0 ? "-" : ""
+    if frac == 0 { return "\(sign)\(whole).0" }
+    var digits = String(frac)
+    digits = String(repeating: "0", count: 3 - digits.count) + digits
+    while digits.hasSuffix("0") { digits.removeLast() }
+    return "\(sign)\(whole).\(digits)"
+  }
+
+  package static func render(_ value: JSONValue, pretty: Bool) -> String {
+    var writer = JSONWriter(pretty: pretty)
+    writer.write(value)
+    return writer.text
+  }
+
+  private mutating func newline() {
+    guard pretty else { return }
+    text += "\n" + String(repeating: "  ", count: level)
+  }
+
+  package mutating func write(_ value: JSONValue) {
+    switch value {
+    case .null: text += "null"
+    case .bool(let b): text += b ? "true" : "false"
+    case .number(_, let literal): text += literal
+    case .string(let s): text += Self.quote(s)
+    case .array(let items):
+      text += "["
+      level += 1
+      for (i, item) in items.enumerated() {
+        if i > 0 { text += "," }
+        newline()
+        write(item)
+      }
+      level -= 1
+      if !items.isEmpty { newline() }
+      text += "]"
+    case .object(let members):
+      text += "{"
+      level += 1
+      for (i, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+        if i > 0 { text += "," }
+        newline()
+        text += Self.quote(member.key) + (pretty ? ": " : ":")
+        write(member.value)
+      }
+      level -= 1
+      if !members.isEmpty { newline() }
+      text += "}"
+    }
+  }
+}
+
+extension JSONValue {
+  /// The value as JSON text, keys sorted.
+  public func rendered(pretty: Bool = false) -> String { JSONWriter.render(self, pretty: pretty) }
+}
