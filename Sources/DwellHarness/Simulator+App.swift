@@ -19,7 +19,10 @@ extension Simulator {
     }
     engine.onUnlock { [weak self] record in self?.announce(record) }
     engine.onNotification { [weak self] note in
-      self?.note("✉ \(note.title)\(note.body.map { ": \($0)" } ?? "") (\(note.source))", .notification)
+      guard let self else { return }
+      let text = note.title + (note.body.map { ": \($0)" } ?? "")
+      self.notifications.append(text)
+      self.note("✉ \(text) (\(note.source))", .notification)
     }
     engine.onError { [weak self] error in self?.note("Store error: \(error)", .error) }
     attach(source?.pack)

@@ -36,6 +36,7 @@ extension Simulator {
     history = []
     source = source?.fresh()
     log = []
+    notifications = []
     start()
     for command in commands { _ = try? run(command, recordHistory: true) }
   }

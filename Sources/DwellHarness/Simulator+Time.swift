@@ -1,6 +1,6 @@
-internal import Dwell
+public import Dwell
 internal import DwellTesting
-internal import Foundation
+public import Foundation
 
 /// Time in the simulation: waiting, days passing, and the user's own wall clock and time
 /// zone, each within limits that are said rather than wrapped.
@@ -129,6 +129,29 @@ extension Simulator {
   private func advance(_ duration: Duration) throws(CommandError) {
     try checkAdvance(duration)
     clock.advance(by: duration)
+  }
+
+  /// The local instant "YYYY-MM-DD HH:MM" names in `zone` (09:00 when only a date is
+  /// given), from 1970 to 2200; `nil` otherwise.
+  public static func parseStart(_ text: String, zone: TimeZone) -> WallInstant? {
+    let parts = text.replacingOccurrences(of: "T", with: " ").split(separator: " ")
+    guard let first = parts.first, let day = Day(first), (1970...2200).contains(day.components.year) else {
+      return nil
+    }
+    var hour = 9
+    var minute = 0
+    if parts.count > 1 {
+      let hm = parts[1].split(separator: ":")
+      guard hm.count >= 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+        return nil
+      }
+      (hour, minute) = (h, m)
+    }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = zone
+    let c = day.components
+    return calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day, hour: hour, minute: minute))
+      .map(WallInstant.init)
   }
 
   // MARK: Reading the clock

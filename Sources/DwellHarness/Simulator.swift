@@ -105,6 +105,8 @@ public final class Simulator: @unchecked Sendable {
   private var logLines: [LogLine] = []
   /// Lines dropped from the front of the log (it keeps the last 1,000).
   private var dropped = 0
+  /// Notifications plugins posted, "Title: body", oldest first.
+  private var posted: [String] = []
   /// Called (on any thread) after the state changed outside a command (a hot reload).
   public var onChange: (@Sendable () -> Void)?
 
@@ -234,6 +236,12 @@ public final class Simulator: @unchecked Sendable {
         logLines.removeFirst(logLines.count - 1000)
       }
     }
+  }
+
+  /// Notifications plugins posted in this world, "Title" or "Title: body".
+  var notifications: [String] {
+    get { logLock.withLock { posted } }
+    set { logLock.withLock { posted = newValue } }
   }
 
   /// The log, oldest first (the last 1,000 lines).

@@ -9,6 +9,7 @@ enum CommandTable {
     ReportCommand.command,
     DemoCommand.command,
     SimCommand.command,
+    TestCommand.command,
     StoreCommands.exportCommand,
     StoreCommands.eraseCommand,
     StoreCommands.checkCommand,

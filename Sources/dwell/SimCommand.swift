@@ -102,33 +102,12 @@ enum SimCommand {
     options.configuration.idleTimeout = try args.seconds("idle-timeout")
     if let timeout = try args.seconds("session-timeout") { options.configuration.sessionTimeout = timeout }
     if let text = args.value("start") {
-      guard let start = parseStart(text, zone: zone) else {
+      guard let start = Simulator.parseStart(text, zone: zone) else {
         throw UsageError("--start takes a local date and time from 1970 to 2200, such as \"2026-05-04 09:00\"")
       }
       options.start = start
     }
     return options
-  }
-
-  static func parseStart(_ text: String, zone: TimeZone) -> WallInstant? {
-    let parts = text.replacingOccurrences(of: "T", with: " ").split(separator: " ")
-    guard let first = parts.first, let day = Day(first), (1970...2200).contains(day.components.year) else {
-      return nil
-    }
-    var hour = 9
-    var minute = 0
-    if parts.count > 1 {
-      let hm = parts[1].split(separator: ":")
-      guard hm.count >= 2, let h = Int(hm[0]), let m = Int(hm[1]), (0..<24).contains(h), (0..<60).contains(m) else {
-        return nil
-      }
-      (hour, minute) = (h, m)
-    }
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = zone
-    let c = day.components
-    return calendar.date(from: DateComponents(year: c.year, month: c.month, day: c.day, hour: hour, minute: minute))
-      .map(WallInstant.init)
   }
 
   /// Line mode: echo each command as it arrives, print its answer and the log lines it

@@ -1,0 +1,106 @@
+public import Foundation
+
+/// A rule pack's test: a file of simulator commands and expectations (`tests/*.scenario`
+/// beside the pack), parsed into steps that keep their line numbers.
+///
+/// ```text
+/// # The bonus level opens after 30 minutes of lessons.
+/// @start 2026-05-04 09:00
+/// @tz Europe/Berlin
+/// open Lessons
+/// wait 29m
+/// expect locked bonus-level
+/// wait 1m
+/// expect unlocked bonus-level at 09:30
+/// expect time Lessons 30m
+/// ```
+public struct Scenario: Sendable {
+  /// The file it was read from.
+  public var path: String
+  /// Its name: the file name without `.scenario`.
+  public var name: String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
+  /// The local time it starts at (`@start`, default 2026-05-04 09:00, a Monday).
+  public var start = "2026-05-04 09:00"
+  /// The time zone (`@tz`, default UTC, so results do not depend on the machine).
+  public var timeZone = TimeZone(identifier: "UTC") ?? .current
+  /// `@idle-timeout` and `@session-timeout`, when given.
+  public var idleTimeout: Duration?
+  public var sessionTimeout: Duration?
+  /// The commands and expectations, in order.
+  var steps: [Step] = []
+
+  enum Step: Sendable {
+    case command(line: Int, text: String)
+    case expect(line: Int, text: String, Expectation)
+  }
+
+  /// A mistake in a scenario file: its line and what is wrong.
+  public struct ParseError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+  }
+
+  /// Reads a scenario file.
+  ///
+  /// - Throws: ``ParseError`` naming the file and line of an unknown directive or a
+  ///   malformed expectation.
+  public init(contentsOf path: String) throws(ParseError) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ParseError(description: "\(path): cannot be read")
+    }
+    try self.init(text: String(decoding: data, as: UTF8.self), path: path)
+  }
+
+  /// Parses scenario text; `path` names it in messages.
+  public init(text: String, path: String) throws(ParseError) {
+    self.path = path
+    let file = (path as NSString).lastPathComponent
+    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+      let line = index + 1
+      let text = raw.trimmingCharacters(in: .whitespaces)
+      func fail(_ message: String) -> ParseError { ParseError(description: "\(file):\(line): \(message)") }
+      if text.isEmpty || text.hasPrefix("#") { continue }
+      if text.hasPrefix("@") {
+        guard steps.isEmpty else { throw fail("\(text.split(separator: " ")[0]) goes before the first command") }
+        do {
+          try directive(text)
+        } catch {
+          throw fail(error.message)
+        }
+      } else if text.lowercased().hasPrefix("expect ") || text.lowercased() == "expect" {
+        do {
+          steps.append(.expect(line: line, text: text, try Expectation(text)))
+        } catch {
+          throw fail(error.message)
+        }
+      } else {
+        steps.append(.command(line: line, text: text))
+      }
+    }
+  }
+
+  private mutating func directive(_ text: String) throws(Simulator.CommandError) {
+    let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+    let value = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+    switch words[0] {
+    case "@start": start = value
+    case "@tz":
+      guard let zone = TimeZone(identifier: value) else {
+        throw .init("@tz takes an IANA time zone, such as Europe/Berlin, not '\(value)'")
+      }
+      timeZone = zone
+    case "@idle-timeout": idleTimeout = try SimDuration.parse(value)
+    case "@session-timeout": sessionTimeout = try SimDuration.parse(value)
+    default:
+      throw .init("unknown directive '\(words[0])'; a scenario takes @start, @tz, @idle-timeout, @session-timeout")
+    }
+  }
+
+  /// The `.scenario` files in `PACK/tests` (or beside a single-file pack, in `tests/`), sorted.
+  public static func files(forPack pack: String) -> [String] {
+    var isDirectory: ObjCBool = false
+    _ = FileManager.default.fileExists(atPath: pack, isDirectory: &isDirectory)
+    let folder = (isDirectory.boolValue ? pack : (pack as NSString).deletingLastPathComponent) + "/tests"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return names.filter { $0.hasSuffix(".scenario") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+  }
+}
