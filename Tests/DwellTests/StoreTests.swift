@@ -1,7 +1,8 @@
-@_spi(Testing) import Dwell
 import DwellTesting
 import Foundation
 import Testing
+
+@_spi(Testing) @testable import Dwell
 
 @Suite struct StoreTests {
   @Test func everythingUpToBackgroundSurvivesACrash() throws {
@@ -100,8 +101,7 @@ import Testing
       INSERT INTO day_totals VALUES('2026-01-02', 0, 9000000000000000000);
       INSERT INTO day_totals VALUES('2026-01-03', 0, -5000000000);
       """
-    let sqlite = try Subprocess.run("/usr/bin/env", ["sqlite3", store.path, sql])
-    guard sqlite.status == 0 else { return }  // no sqlite3 shell here
+    try Store(path: store.path).write { try $0.execute(sql) }
     let report = try UsageReport(store: Store(path: store.path, readOnly: true))
     #expect(report.app.time == .nanoseconds(Int64.max))
     #expect(report.app.days[Day(ordinal: 20456)] == nil)  // 2026-01-03: negative, so none
@@ -109,15 +109,17 @@ import Testing
 
   @Test func aStoreFromANewerSchemaIsLeftUntouched() throws {
     let store = TemporaryStore()
-    _ = try Store(path: store.path)
-    let raw = try Store(path: store.path)
-    _ = raw
     // Simulate a newer Dwell: add a migration this build does not know.
-    let sqlite = try Subprocess.run(
-      "/usr/bin/env", ["sqlite3", store.path, "INSERT INTO dwell_migrations VALUES('v99-future', '2030-01-01')"])
-    guard sqlite.status == 0 else { return }  // no sqlite3 shell here
+    try Store(path: store.path).write {
+      try $0.execute("INSERT INTO dwell_migrations VALUES('v99-future', '2030-01-01')")
+    }
     let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
-    #expect(throws: StoreError.self) { _ = try Store(path: store.path) }
+    #expect {
+      _ = try Store(path: store.path)
+    } throws: { error in
+      guard case StoreError.newerSchema(let migration) = error else { return false }
+      return migration == "v99-future"
+    }
     let after = try Data(contentsOf: URL(fileURLWithPath: store.path))
     #expect(before == after)
   }

@@ -19,11 +19,7 @@ struct Exporter {
   }
 
   init(store: Store) throws {
-    do {
-      usage = try store.load()
-    } catch let error as DatabaseError {
-      throw StoreError.database(error)
-    }
+    usage = try store.load()
     visits = try store.allVisits()
   }
 

@@ -1,10 +1,13 @@
 internal import CSQLite
 internal import Foundation
 
-/// One SQLite connection. Not `Sendable`: ``Store`` confines it to one serial queue.
+/// One SQLite connection and its prepared statements. Not `Sendable`: ``Store`` confines
+/// it to one serial queue.
 final class Database {
   let handle: OpaquePointer
   private var cache: [String: Statement] = [:]
+  /// Off while ``Store`` runs a read: a statement that would write is refused.
+  private(set) var allowsWrites = true
 
   /// Opens (or creates) the database at `path`.
   init(path: String, readOnly: Bool = false) throws {
@@ -12,14 +15,14 @@ final class Database {
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
       | SQLITE_OPEN_NOMUTEX
-    let code = sqlite3_open_v2(path, &db, flags, nil)
+    let code = ResultCode(rawValue: sqlite3_open_v2(path, &db, flags, nil))
     guard let db else {
-      throw DatabaseError(code: code, message: "cannot open the database", sql: nil)
+      throw DatabaseError(code, message: "cannot open the database")
     }
-    guard code == SQLITE_OK else {
+    guard code == .ok else {
       let message = String(cString: sqlite3_errmsg(db))
       sqlite3_close_v2(db)
-      throw DatabaseError(code: code, message: message, sql: nil)
+      throw DatabaseError(code, message: message)
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
@@ -31,24 +34,41 @@ final class Database {
     sqlite3_close_v2(handle)
   }
 
+  /// The error for a result code SQLite just returned, with its message.
   func error(_ code: Int32, _ sql: String?) -> DatabaseError {
-    DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    DatabaseError(ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+  }
+
+  /// Runs `body` with writes refused (``Store``'s reads).
+  func readOnly<T>(_ body: () throws -> T) rethrows -> T {
+    let outer = allowsWrites
+    allowsWrites = false
+    defer { allowsWrites = outer }
+    return try body()
   }
 
   /// Runs one or more statements with no results.
   func execute(_ sql: String) throws {
+    guard allowsWrites else {
+      throw DatabaseError(.readOnly, message: "a read ran statements that may write", sql: sql)
+    }
     let code = sqlite3_exec(handle, sql, nil, nil, nil)
     guard code == SQLITE_OK else { throw error(code, sql) }
   }
 
   /// A prepared statement, cached by its SQL text and reset before it is returned.
   func statement(_ sql: String) throws -> Statement {
+    let statement: Statement
     if let cached = cache[sql] {
       cached.reset()
-      return cached
+      statement = cached
+    } else {
+      statement = try Statement(database: self, sql: sql)
+      cache[sql] = statement
     }
-    let statement = try Statement(database: self, sql: sql)
-    cache[sql] = statement
+    guard allowsWrites || statement.isReadOnly else {
+      throw DatabaseError(.readOnly, message: "a read ran a statement that writes", sql: sql)
+    }
     return statement
   }
 
@@ -91,25 +111,29 @@ final class Statement {
 
   deinit { sqlite3_finalize(pointer) }
 
+  /// Whether the statement leaves the database unchanged.
+  var isReadOnly: Bool { sqlite3_stmt_readonly(pointer) != 0 }
+
+  /// Ends the last run (a result code from it was already reported by ``step()``) and
+  /// clears the bound values.
   func reset() {
     sqlite3_reset(pointer)
     sqlite3_clear_bindings(pointer)
   }
 
+  /// Binds one value to each parameter, in order.
+  ///
+  /// - Throws: ``DatabaseError`` when the number of values is not the number of
+  ///   parameters (`.misuse`), or SQLite refuses a value (`.range`, `.tooBig`, `.noMemory`).
   @discardableResult
-  func bind(_ values: (any StatementValue)?...) -> Statement {
+  func bind(_ values: any DatabaseValue...) throws -> Statement {
+    let parameters = Int(sqlite3_bind_parameter_count(pointer))
+    guard values.count == parameters else {
+      throw DatabaseError(.misuse, message: "\(values.count) values for \(parameters) parameters", sql: sql)
+    }
     for (offset, value) in values.enumerated() {
-      let index = Int32(offset + 1)
-      switch value {
-      case nil: sqlite3_bind_null(pointer, index)
-      case let v as Int64: sqlite3_bind_int64(pointer, index, v)
-      case let v as Int: sqlite3_bind_int64(pointer, index, Int64(v))
-      case let v as Int32: sqlite3_bind_int64(pointer, index, Int64(v))
-      case let v as Double: sqlite3_bind_double(pointer, index, v)
-      case let v as Bool: sqlite3_bind_int64(pointer, index, v ? 1 : 0)
-      case let v as String: dwell_sqlite3_bind_text(pointer, index, v, -1)
-      default: sqlite3_bind_null(pointer, index)
-      }
+      let code = value.bind(to: pointer, at: Int32(offset + 1))
+      guard code == SQLITE_OK else { throw database.error(code, sql) }
     }
     return self
   }
@@ -132,9 +156,11 @@ final class Statement {
   func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
   func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
   func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
+  /// A text column, every byte of it (`""` for `NULL`).
   func text(_ column: Int32) -> String {
     guard let bytes = sqlite3_column_text(pointer, column) else { return "" }
-    return String(cString: bytes)
+    return String(
+      decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(pointer, column))), as: UTF8.self)
   }
 
   /// A `YYYY-MM-DD` column read in place, without making a string (loading a year of
@@ -147,11 +173,46 @@ final class Statement {
   }
 }
 
-/// A value that can be bound to a statement parameter.
-protocol StatementValue {}
-extension Int64: StatementValue {}
-extension Int: StatementValue {}
-extension Int32: StatementValue {}
-extension Double: StatementValue {}
-extension Bool: StatementValue {}
-extension String: StatementValue {}
+/// A Swift value that binds to a statement parameter. Only these types conform, so a value
+/// SQLite cannot store is a compile error, not a silent `NULL`.
+protocol DatabaseValue {
+  /// Binds the value at the 1-based `index`; returns SQLite's result code.
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+}
+
+extension Int64: DatabaseValue {
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_int64(statement, index, self) }
+}
+
+extension Int: DatabaseValue {
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { Int64(self).bind(to: statement, at: index) }
+}
+
+extension Int32: DatabaseValue {
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { Int64(self).bind(to: statement, at: index) }
+}
+
+extension Bool: DatabaseValue {
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    Int64(self ? 1 : 0).bind(to: statement, at: index)
+  }
+}
+
+extension Double: DatabaseValue {
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 { sqlite3_bind_double(statement, index, self) }
+}
+
+extension String: DatabaseValue {
+  /// Binds every byte, a NUL included (SQLite copies them).
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    guard let length = Int32(exactly: utf8.count) else { return SQLITE_TOOBIG }
+    return dwell_sqlite3_bind_text(statement, index, self, length)
+  }
+}
+
+extension Optional: DatabaseValue where Wrapped: DatabaseValue {
+  /// `nil` binds `NULL`.
+  func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+    self?.bind(to: statement, at: index) ?? sqlite3_bind_null(statement, index)
+  }
+}

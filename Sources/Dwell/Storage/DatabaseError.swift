@@ -2,18 +2,24 @@
 ///
 /// Bound values never appear in the description: screen names may be personal data.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
-  /// The extended SQLite result code.
-  public var code: Int32
+  /// The extended result code, by name.
+  package var resultCode: ResultCode
   /// SQLite's message.
   public var message: String
   /// The statement that failed, if any.
   public var sql: String?
 
-  /// The primary result code (`SQLITE_BUSY`, `SQLITE_CORRUPT`, ...).
-  public var primaryCode: Int32 { code & 0xFF }
+  package init(_ resultCode: ResultCode, message: String, sql: String? = nil) {
+    self.resultCode = resultCode
+    self.message = message
+    self.sql = sql
+  }
+
+  /// The extended SQLite result code, as a number.
+  public var code: Int32 { resultCode.rawValue }
 
   /// Whether the file is damaged or is not a database.
-  public var isCorruption: Bool { primaryCode == 11 || primaryCode == 26 }  // CORRUPT, NOTADB
+  public var isCorruption: Bool { [.corrupt, .notADatabase].contains(resultCode.primary) }
 
   public var description: String {
     var text = "SQLite error \(code): \(message)"

@@ -31,15 +31,14 @@ final class Journal {
   private static let live = Locked<Set<String>>([])
 
   /// Creates the journal of a new engine beside the store at `storePath`.
+  ///
+  /// - Throws: ``JournalError`` when the file cannot be created.
   init(storePath: String) throws {
     let pid = ProcessInfo.processInfo.processIdentifier
     owner = "\(pid).\(UInt64.random(in: 1...UInt64.max) & 0xFFFF_FFFF_FFFF)"
     path = Self.prefix(storePath) + owner
     descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      throw DatabaseError(
-        code: errno, message: "cannot create the journal: \(String(cString: strerror(errno)))", sql: nil)
-    }
+    guard descriptor >= 0 else { throw JournalError.failed(.create) }
     Self.live.withLock { _ = $0.insert(owner) }
   }
 
@@ -63,11 +62,13 @@ final class Journal {
   static func remove(path: String) { unlink(path) }
 
   /// Writes a record as the next sequence number. `record` starts with ``headerSize``
-  /// bytes of room for the header, which this fills in. Throws when the write fails.
+  /// bytes of room for the header, which this fills in.
+  ///
+  /// - Throws: ``JournalError`` when the record does not fit or the write fails.
   func write(_ record: inout [UInt8]) throws {
     let length = record.count - Self.headerSize
     guard length >= 0, record.count <= Self.slotSize else {
-      throw DatabaseError(code: 18, message: "journal record too large", sql: nil)
+      throw JournalError(operation: .write, message: "a record of \(record.count) bytes does not fit a slot")
     }
     let next = sequence + 1
     var header = BinaryWriter(capacity: Self.headerSize)
@@ -77,8 +78,9 @@ final class Journal {
     record.replaceSubrange(0..<Self.headerSize, with: header.bytes)
     let offset = off_t(Int(next % 2) * Self.slotSize)
     let written = record.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, offset) }
+    guard written >= 0 else { throw JournalError.failed(.write) }
     guard written == record.count else {
-      throw DatabaseError(code: 13, message: "cannot write the journal: \(String(cString: strerror(errno)))", sql: nil)
+      throw JournalError(operation: .write, message: "\(written) of \(record.count) bytes written (the disk is full?)")
     }
     sequence = next
   }

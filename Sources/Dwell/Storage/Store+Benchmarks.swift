@@ -43,11 +43,7 @@ extension Store {
       .init(day: $0.key.day, screen: $0.key.screen < 0 ? nil : byIndex[$0.key.screen], nanos: $0.value)
     }
     batch.visits = counts.map { .init(screen: $0.key, count: $0.value) }
-    do {
-      try fold(batch, journal: nil, sequence: 0)
-    } catch let error as DatabaseError {
-      throw StoreError.database(error)
-    }
+    try fold(batch, journal: nil, sequence: 0)
   }
 
   /// The size of the store's files in bytes (database, WAL), after a checkpoint.

@@ -27,7 +27,7 @@ extension Store {
 
   /// Counts and the range of days.
   public func summary() throws -> Summary {
-    try write { database in
+    try read { database in
       let first = try database.statement("SELECT MIN(day), MAX(day) FROM day_totals")
       defer { first.reset() }
       var range: ClosedRange<Day>?
@@ -83,7 +83,7 @@ extension Store {
 
   /// Every raw visit, oldest first.
   func allVisits() throws -> [VisitRecord] {
-    try write { database in
+    try read { database in
       let rows = try database.statement(
         "SELECT s.name, v.started_at, v.ended_at, v.active_ms FROM visits v JOIN screens s ON s.id = v.screen ORDER BY v.started_at, v.id"
       )
@@ -98,18 +98,9 @@ extension Store {
     }
   }
 
-  /// Runs `body` with the connection on the store's queue.
-  func write<T>(_ body: (Database) throws -> T) throws -> T {
-    do {
-      return try withDatabase(body)
-    } catch let error as DatabaseError {
-      throw StoreError.database(error)
-    }
-  }
-
   /// Runs the integrity check; returns SQLite's messages (`["ok"]` when healthy).
   public func integrityCheck() throws -> [String] {
-    try write { database in
+    try read { database in
       let rows = try database.statement("PRAGMA integrity_check")
       var messages: [String] = []
       while try rows.step() { messages.append(rows.text(0)) }

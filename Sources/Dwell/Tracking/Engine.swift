@@ -69,7 +69,7 @@ public final class Engine: Sendable {
     scheduler: any EngineScheduler
   ) throws {
     guard let placeholder = Store.placeholder else {
-      throw StoreError.database(DatabaseError(code: 1, message: "cannot open an in-memory SQLite database", sql: nil))
+      throw StoreError.database(DatabaseError(.cannotOpen, message: "cannot open an in-memory SQLite database"))
     }
     try self.init(
       store: placeholder, inMemory: true, configuration: configuration, clock: clock, wallClock: wallClock,
@@ -90,12 +90,8 @@ public final class Engine: Sendable {
     systemClock = clock as? SystemMonotonicClock
     var restored = RestoredUsage()
     if !inMemory {
-      do {
-        try store.recoverJournals(currentBoot: clock.bootSession)
-        restored = try store.load()
-      } catch let error as DatabaseError {
-        throw StoreError.database(error)
-      }
+      try store.recoverJournals(currentBoot: clock.bootSession)
+      restored = try store.load()
     }
     // The launch may precede the engine (the store opened in the background): the wall
     // clock at the launch is the wall clock now, minus the time since.

@@ -1,0 +1,85 @@
+internal import Foundation
+
+/// The store's schema: its migrations, append only, each applied once in a transaction
+/// and recorded in the file (after GRDB's `DatabaseMigrator`).
+extension Store {
+  /// The migrations, in order. Append only: never edit or reorder a shipped one.
+  static let migrations: [(id: String, sql: String)] = [
+    (
+      "v1-initial",
+      """
+      CREATE TABLE screens(
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        visits INTEGER NOT NULL DEFAULT 0);
+      CREATE TABLE day_totals(
+        day TEXT NOT NULL,
+        screen INTEGER NOT NULL,
+        nanos INTEGER NOT NULL,
+        PRIMARY KEY(day, screen)) WITHOUT ROWID;
+      CREATE TABLE visits(
+        id INTEGER PRIMARY KEY,
+        screen INTEGER NOT NULL,
+        started_at INTEGER NOT NULL,
+        ended_at INTEGER NOT NULL,
+        active_ms INTEGER NOT NULL);
+      CREATE TABLE unlocks(
+        rule TEXT PRIMARY KEY,
+        unlocked_at INTEGER NOT NULL,
+        mono_ns INTEGER NOT NULL,
+        boot TEXT NOT NULL);
+      CREATE TABLE state(
+        key TEXT PRIMARY KEY,
+        value) WITHOUT ROWID;
+      """
+    ),
+    (
+      "v2-listeners",
+      """
+      CREATE TABLE awards(
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        reason TEXT NOT NULL,
+        awarded_at INTEGER NOT NULL);
+      CREATE TABLE listener_state(
+        source TEXT PRIMARY KEY,
+        data TEXT NOT NULL);
+      ALTER TABLE unlocks ADD COLUMN points INTEGER NOT NULL DEFAULT 0;
+      """
+    ),
+  ]
+
+  /// The newest schema version this build writes.
+  public static var schemaVersion: Int { migrations.count }
+
+  /// Applies the migrations the file lacks; refuses a file from a newer Dwell.
+  static func migrate(_ db: Database, readOnly: Bool) throws {
+    if !readOnly {
+      try db.execute(
+        "CREATE TABLE IF NOT EXISTS dwell_migrations(identifier TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
+      )
+    }
+    var applied = Set<String>()
+    let rows = try db.statement("SELECT identifier FROM dwell_migrations")
+    while try rows.step() { applied.insert(rows.text(0)) }
+    let known = Set(migrations.map(\.id))
+    if let unknown = applied.subtracting(known).sorted().first {
+      throw StoreError.newerSchema(migration: unknown)
+    }
+    for migration in migrations where !applied.contains(migration.id) {
+      guard !readOnly else { break }
+      try db.transaction {
+        // Another process (an app extension) may have applied it since we looked.
+        let check = try db.statement("SELECT COUNT(*) FROM dwell_migrations WHERE identifier = ?")
+        try check.bind(migration.id)
+        let done = try check.step() && check.int(0) > 0
+        check.reset()
+        guard !done else { return }
+        try db.execute(migration.sql)
+        try db.statement("INSERT INTO dwell_migrations(identifier, applied_at) VALUES(?, ?)")
+          .bind(migration.id, ISO8601.format(WallInstant(Date()))).run()
+      }
+    }
+  }
+}
