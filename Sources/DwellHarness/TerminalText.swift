@@ -42,6 +42,11 @@ package enum TerminalText {
   /// `text` (no colour codes) broken into lines of at most `width` columns, at spaces
   /// where it can; continuation lines start with `indent` spaces.
   package static func wrap(_ text: String, _ width: Int, indent: Int = 2) -> [String] {
+    // A line's own indentation is kept, and continuation lines go further in.
+    let lead = text.prefix { $0 == " " }
+    guard lead.isEmpty || lead.count >= width else {
+      return wrap(String(text.dropFirst(lead.count)), width - lead.count, indent: indent).map { lead + $0 }
+    }
     var lines: [String] = []
     var line = ""
     var used = 0

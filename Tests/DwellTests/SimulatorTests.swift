@@ -204,5 +204,6 @@ import Testing
     #expect(TerminalText.width("🧘") == 2)
     #expect(TerminalText.fit("瞑想の時間", 5) == "瞑想…")
     #expect(TerminalText.wrap("aaa bbb ccc", 7, indent: 2) == ["aaa bbb", "  ccc"])
+    #expect(TerminalText.wrap("  Practise daily", 12, indent: 2) == ["  Practise", "    daily"])
   }
 }
