@@ -100,8 +100,13 @@ public final class Simulator: @unchecked Sendable {
   /// Unlocks announced while a reload is applied, logged after "Rules reloaded".
   var held: [UnlockRecord]?
   var closed = false
-  /// Columns for the answers of `rules` and `status` (the CLI sets the terminal's width).
-  public var answerWidth = 80
+  /// Columns for the answers of `rules`, `status` and `explain` (the CLI sets the
+  /// terminal's width, from any thread).
+  public var answerWidth: Int {
+    get { logLock.withLock { columns } }
+    set { logLock.withLock { columns = max(20, newValue) } }
+  }
+  private var columns = 80
   private var logLines: [LogLine] = []
   /// Lines dropped from the front of the log (it keeps the last 1,000).
   private var dropped = 0

@@ -36,6 +36,13 @@ import Testing
     #expect(!run.stdout.contains("> status"))  // the run stopped at the failing line
   }
 
+  @Test(arguments: [["sim", "--help"], ["test", "--help"], ["--help"]])
+  func helpFitsEightyColumns(arguments: [String]) throws {
+    let run = try CommandLineTests.dwell(arguments)
+    #expect(run.status == 0)
+    for line in run.stdout.split(separator: "\n") { #expect(TerminalText.width(String(line)) <= 80, "\(line)") }
+  }
+
   /// The first command writes a file; the pipe sends the second only once that file
   /// exists. Read to the end before running, the sim would never see "open Seen".
   @Test func aPipeDrivesTheSimLive() throws {
