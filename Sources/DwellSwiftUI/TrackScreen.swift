@@ -17,8 +17,12 @@
       modifier(TrackScreenModifier(name: name, tracker: tracker))
     }
 
-    /// Maps the app's `scenePhase` to lifecycle events. Put it once on the root view of a
-    /// SwiftUI app that does not use `DwellUIKit.start()`.
+    /// Tracks the app lifecycle from each window's `scenePhase`: put it on the root view of
+    /// every `WindowGroup` (the windows feed one lifecycle, so one window in the background
+    /// does not pause the app while another is in use). It also watches the windows' touches
+    /// for the idle timeout, handles clock and time-zone changes and termination, and commits
+    /// inside a background task when the app leaves. An app that also tracks UIKit screens
+    /// starts them with `DwellUIKit.start(tracksAppLifecycle: false)`.
     public func trackAppLifecycle(tracker: Tracker = .shared) -> some View {
       modifier(AppLifecycleModifier(tracker: tracker))
     }
@@ -33,36 +37,6 @@
       content
         .onAppear { tracker.screenAppeared(name, id: id) }
         .onDisappear { tracker.screenDisappeared(id: id) }
-    }
-  }
-
-  struct AppLifecycleModifier: ViewModifier {
-    let tracker: Tracker
-    @Environment(\.scenePhase) private var scenePhase
-    @State private var scenes: SceneCoordinator?
-
-    func body(content: Content) -> some View {
-      content
-        .onAppear {
-          let coordinator = SceneCoordinator { event in tracker.record(event) }
-          scenes = coordinator
-          coordinator.scene(ScreenInstance("swiftui"), is: state(scenePhase))
-        }
-        .onChange(of: scenePhase) { _, phase in
-          scenes?.scene(ScreenInstance("swiftui"), is: state(phase))
-          if phase == .background {
-            Task.detached(priority: .utility) { try? tracker.engine?.commit() }
-          }
-        }
-    }
-
-    private func state(_ phase: ScenePhase) -> SceneCoordinator.SceneState {
-      switch phase {
-      case .active: return .foregroundActive
-      case .inactive: return .foregroundInactive
-      case .background: return .background
-      @unknown default: return .foregroundInactive
-      }
     }
   }
 #endif

@@ -3,19 +3,22 @@
   internal import UIKit
   import UIKit.UIGestureRecognizerSubclass
 
-  /// Maps UIKit's application and scene notifications, touches and clock changes to
-  /// tracker events. Several scenes count app time once (``SceneCoordinator``).
+  /// Maps UIKit's application and scene notifications, touches and clock changes to tracker
+  /// events through the app's one ``AppLifecycle`` (shared with SwiftUI's
+  /// `trackAppLifecycle()`), and scene changes to the screens of each scene.
   @MainActor
   final class LifecycleObserver: NSObject, UIGestureRecognizerDelegate {
     let tracker: Tracker
-    let scenes: SceneCoordinator
+    let app: AppLifecycle
+    let screens: ScreenCoordinator
     private var observers: [any NSObjectProtocol] = []
-    private var watchedWindows = Set<ObjectIdentifier>()
 
-    init(tracker: Tracker) {
+    init(tracker: Tracker, screens: ScreenCoordinator, feedsAppLifecycle: Bool) {
       self.tracker = tracker
-      scenes = SceneCoordinator { event in tracker.record(event) }
+      self.screens = screens
+      app = AppLifecycle.shared(for: tracker)
       super.init()
+      screens.lifecycle = feedsAppLifecycle ? app.scenes : nil
       let center = NotificationCenter.default
       // A Notification is not Sendable: only its object, cast to a main-actor (so Sendable)
       // UIKit class, enters the main actor.
@@ -34,74 +37,66 @@
       }
       let usesScenes = Bundle.main.object(forInfoDictionaryKey: "UIApplicationSceneManifest") != nil
       if usesScenes {
-        observe(UIScene.willEnterForegroundNotification, object: UIScene.self) { [weak self] in
-          self?.scene($0, .foregroundInactive)
+        let states: [(Notification.Name, SceneCoordinator.SceneState)] = [
+          (UIScene.willEnterForegroundNotification, .foregroundInactive),
+          (UIScene.didActivateNotification, .foregroundActive),
+          (UIScene.willDeactivateNotification, .foregroundInactive),
+          (UIScene.didEnterBackgroundNotification, .background), (UIScene.didDisconnectNotification, .unattached),
+        ]
+        for (name, state) in states {
+          observe(name, object: UIScene.self) { [weak self] in self?.scene($0, state) }
         }
-        observe(UIScene.didActivateNotification, object: UIScene.self) { [weak self] in
-          self?.scene($0, .foregroundActive)
-        }
-        observe(UIScene.willDeactivateNotification, object: UIScene.self) { [weak self] in
-          self?.scene($0, .foregroundInactive)
-        }
-        observe(UIScene.didEnterBackgroundNotification, object: UIScene.self) { [weak self] in
-          self?.scene($0, .background)
-        }
-        observe(UIScene.didDisconnectNotification, object: UIScene.self) { [weak self] in
-          self?.scene($0, .unattached)
-        }
-      } else {
+      } else if feedsAppLifecycle {
         let app = ScreenInstance("application")
-        observe(UIApplication.willEnterForegroundNotification) { [weak self] in
-          self?.scenes.scene(app, is: .foregroundInactive)
-        }
-        observe(UIApplication.didBecomeActiveNotification) { [weak self] in
-          self?.scenes.scene(app, is: .foregroundActive)
-        }
-        observe(UIApplication.willResignActiveNotification) { [weak self] in
-          self?.scenes.scene(app, is: .foregroundInactive)
-        }
-        observe(UIApplication.didEnterBackgroundNotification) { [weak self] in
-          self?.scenes.scene(app, is: .background)
+        let states: [(Notification.Name, SceneCoordinator.SceneState)] = [
+          (UIApplication.willEnterForegroundNotification, .foregroundInactive),
+          (UIApplication.didBecomeActiveNotification, .foregroundActive),
+          (UIApplication.willResignActiveNotification, .foregroundInactive),
+          (UIApplication.didEnterBackgroundNotification, .background),
+        ]
+        for (name, state) in states {
+          observe(name) { [weak self] in self?.app.scenes.scene(app, is: state) }
         }
       }
-      observe(UIApplication.didEnterBackgroundNotification) { [weak self] in self?.commitInBackgroundTask() }
-      observe(UIApplication.willTerminateNotification) { [weak self] in self?.tracker.engine?.terminate() }
-      for name in [
-        UIApplication.significantTimeChangeNotification, .NSSystemClockDidChange, .NSSystemTimeZoneDidChange,
-      ] {
-        observe(name) { [weak self] in
-          self?.tracker.record(.clockChanged(wall: WallInstant(Date()), timeZone: TimeZone.current))
-        }
-      }
+      if feedsAppLifecycle { app.commitInBackground(holding: UIKitBackgroundTask()) }
+      app.observeSystemEvents(
+        clockChanges: [
+          UIApplication.significantTimeChangeNotification, .NSSystemClockDidChange, .NSSystemTimeZoneDidChange,
+        ],
+        termination: [UIApplication.willTerminateNotification])
       observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
         if let window { self?.watchTouches(in: window) }
       }
-      if UIApplication.shared.applicationState == .active {
-        scenes.scene(ScreenInstance(usesScenes ? "launch" : "application"), is: .foregroundActive)
+      // Scenes and windows that exist already: their state now, and their touches.
+      for scene in UIApplication.shared.connectedScenes {
+        if usesScenes { self.scene(scene, state(of: scene)) }
+        for window in (scene as? UIWindowScene)?.windows ?? [] { watchTouches(in: window) }
+      }
+      if feedsAppLifecycle, !usesScenes, UIApplication.shared.applicationState == .active {
+        app.scenes.scene(ScreenInstance("application"), is: .foregroundActive)
+      }
+    }
+
+    private func state(of scene: UIScene) -> SceneCoordinator.SceneState {
+      switch scene.activationState {
+      case .foregroundActive: return .foregroundActive
+      case .foregroundInactive: return .foregroundInactive
+      case .background: return .background
+      case .unattached: return .unattached
+      @unknown default: return .foregroundInactive
       }
     }
 
     private func scene(_ scene: UIScene?, _ state: SceneCoordinator.SceneState) {
       guard let scene else { return }
-      scenes.scene(ScreenInstance(ObjectIdentifier(scene)), is: state)
-      scenes.scene(ScreenInstance("launch"), is: .unattached)
+      screens.scene(ScreenInstance(ObjectIdentifier(scene)), is: state)
+      DwellUIKit.reconcile()
     }
 
-    /// The final commit runs on a background queue inside a background task, so it
-    /// finishes even as the app is suspended; no SQLite lock outlives it.
-    private func commitInBackgroundTask() {
-      let task = BackgroundTask()
-      task.begin()
-      let tracker = tracker
-      DispatchQueue.global(qos: .utility).async {
-        try? tracker.engine?.commit()
-        Task { @MainActor in task.end() }
-      }
-    }
-
-    /// Observes touches in a window without intercepting or delaying them.
+    /// Observes touches in a window without intercepting or delaying them (once per window,
+    /// whichever adapter saw it first).
     private func watchTouches(in window: UIWindow) {
-      guard watchedWindows.insert(ObjectIdentifier(window)).inserted else { return }
+      guard app.shouldWatchTouches(in: ScreenInstance(ObjectIdentifier(window))) else { return }
       let recognizer = TouchObserver(tracker: tracker)
       recognizer.cancelsTouchesInView = false
       recognizer.delaysTouchesBegan = false
@@ -116,19 +111,16 @@
     ) -> Bool { true }
   }
 
-  /// One background task, ended once (by the commit or by the expiration handler).
+  /// UIKit's background task, as the assertion the app's commit runs inside.
   @MainActor
-  final class BackgroundTask {
-    private var identifier = UIBackgroundTaskIdentifier.invalid
-
-    func begin() {
-      identifier = UIApplication.shared.beginBackgroundTask(withName: "Dwell commit") { [self] in end() }
+  final class UIKitBackgroundTask: BackgroundAssertion {
+    func begin(expired: @escaping @MainActor @Sendable () -> Void) -> Int? {
+      let identifier = UIApplication.shared.beginBackgroundTask(withName: "Dwell commit", expirationHandler: expired)
+      return identifier == .invalid ? nil : identifier.rawValue
     }
 
-    func end() {
-      guard identifier != .invalid else { return }
-      UIApplication.shared.endBackgroundTask(identifier)
-      identifier = .invalid
+    func end(_ identifier: Int) {
+      UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: identifier))
     }
   }
 

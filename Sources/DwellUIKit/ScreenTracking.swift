@@ -34,26 +34,47 @@
   /// DwellUIKit.start(tracker: .shared)               // lifecycle, touches, clock changes
   /// DwellUIKit.trackScreensAutomatically()           // every content view controller
   /// ```
+  ///
+  /// An app whose SwiftUI root view has `trackAppLifecycle()` starts with
+  /// `start(tracker:tracksAppLifecycle: false)`: its UIKit screens are tracked and the app
+  /// lifecycle is fed once, by SwiftUI.
   @MainActor
   public enum DwellUIKit {
     static var tracker: Tracker?
-    static var coordinator: ScreenCoordinator?
+    /// Exists before ``start(tracker:policy:tracksAppLifecycle:)``: the policy set and the
+    /// screens shown before it are kept.
+    static let coordinator = ScreenCoordinator()
     static var lifecycle: LifecycleObserver?
     static var swizzled = false
+    /// The controllers whose screens are shown, to find those UIKit no longer shows.
+    static var controllers: [ScreenInstance: Weak] = [:]
+    static var superclasses: [ObjectIdentifier: [String]] = [:]
 
-    /// Starts app lifecycle tracking (scenes or the application), idle touches and clock
-    /// and time-zone changes, and commits in a background task when the app leaves.
-    public static func start(tracker: Tracker = .shared, policy: ScreenPolicy = ScreenPolicy()) {
-      guard self.tracker == nil else { return }
-      self.tracker = tracker
-      coordinator = ScreenCoordinator(policy: policy) { event in tracker.record(event) }
-      lifecycle = LifecycleObserver(tracker: tracker)
+    final class Weak {
+      weak var controller: UIViewController?
+      init(_ controller: UIViewController) { self.controller = controller }
     }
 
-    /// The policy for what counts as a screen (containers, children, exclusions).
+    /// Starts tracking: screens (those already shown are adopted), scene changes, touches of
+    /// every window for the idle timeout, clock and time-zone changes, termination, and the
+    /// app lifecycle with a commit in a background task when the app leaves. With
+    /// `tracksAppLifecycle: false` the app lifecycle is left to SwiftUI's `trackAppLifecycle()`.
+    /// `policy`, if given, replaces ``policy``.
+    public static func start(
+      tracker: Tracker = .shared, policy: ScreenPolicy? = nil, tracksAppLifecycle: Bool = true
+    ) {
+      guard self.tracker == nil else { return }
+      self.tracker = tracker
+      if let policy { coordinator.policy = policy }
+      lifecycle = LifecycleObserver(tracker: tracker, screens: coordinator, feedsAppLifecycle: tracksAppLifecycle)
+      coordinator.start { event in tracker.record(event) }
+    }
+
+    /// The policy for what counts as a screen (containers, children, exclusions). It may be
+    /// set before or after ``start(tracker:policy:tracksAppLifecycle:)``.
     public static var policy: ScreenPolicy {
-      get { coordinator?.policy ?? ScreenPolicy() }
-      set { coordinator?.policy = newValue }
+      get { coordinator.policy }
+      set { coordinator.policy = newValue }
     }
 
     /// Tracks every view controller's appearance by exchanging the implementations of
@@ -77,9 +98,10 @@
 
     /// Call from `viewDidAppear(_:)` (explicit mode).
     public static func screenDidAppear(_ controller: UIViewController) {
-      guard let coordinator else { return }
+      reconcile()
       let description = describe(controller)
       coordinator.didAppear(description)
+      if coordinator.shownControllers.contains(description.id) { controllers[description.id] = Weak(controller) }
       if controller.presentingViewController != nil, controller.isBeingPresented {
         coordinator.didPresent(description, style: presentation(of: controller))
       }
@@ -87,13 +109,21 @@
 
     /// Call from `viewDidDisappear(_:)` (explicit mode).
     public static func screenDidDisappear(_ controller: UIViewController) {
-      guard let coordinator else { return }
       let description = describe(controller)
       if controller.isBeingDismissed {
         coordinator.didDismiss(description)
       } else {
         coordinator.didDisappear(description)
       }
+      controllers[description.id] = nil
+    }
+
+    /// Closes the visits of controllers no longer in a window though UIKit never said they
+    /// disappeared (an override of `viewDidDisappear` that does not call `super`), or freed.
+    static func reconcile() {
+      coordinator.reconcile { id in controllers[id]?.controller?.viewIfLoaded?.window != nil }
+      let shown = Set(coordinator.shownControllers)
+      controllers = controllers.filter { shown.contains($0.key) }
     }
 
     static func presentation(of controller: UIViewController) -> ScreenCoordinator.Presentation {
@@ -109,21 +139,42 @@
       {
         return .container
       }
-      let name = String(describing: type(of: controller))
-      if ScreenPolicy.systemClasses.contains(name) || name.hasPrefix("_") || controller is UIAlertController
-        || controller is UIInputViewController
-      {
-        return .system
+      if controller is UIAlertController || controller is UIInputViewController { return .system }
+      return coordinator.policy.kind(
+        className: String(reflecting: type(of: controller)), superclassNames: superclassNames(of: controller))
+    }
+
+    /// The names of a controller's superclasses, nearest first, up to `UIViewController`.
+    static func superclassNames(of controller: UIViewController) -> [String] {
+      let key = ObjectIdentifier(type(of: controller))
+      if let names = superclasses[key] { return names }
+      var names: [String] = []
+      var mirror = Mirror(reflecting: controller).superclassMirror
+      while let current = mirror, current.subjectType != UIViewController.self {
+        names.append(String(reflecting: current.subjectType))
+        mirror = current.superclassMirror
       }
-      return .content
+      superclasses[key] = names
+      return names
     }
 
     static func describe(_ controller: UIViewController) -> ControllerDescription {
       let named = controller as? any DwellScreen
+      var ancestors: [UIViewController] = []
+      var next = controller.parent
+      while let parent = next {
+        ancestors.append(parent)
+        next = parent.parent
+      }
+      let kinds = ancestors.map(kind(of:))
+      let window = controller.viewIfLoaded?.window
       return ControllerDescription(
         id: ScreenInstance(ObjectIdentifier(controller)), className: String(reflecting: type(of: controller)),
-        kind: kind(of: controller), parentKind: controller.parent.map(kind(of:)),
-        customName: named?.dwellScreenName, optIn: named?.dwellIsTracked)
+        superclassNames: superclassNames(of: controller), kind: kind(of: controller), parentKind: kinds.first,
+        isInsideContent: kinds.contains(.content), customName: named?.dwellScreenName, optIn: named?.dwellIsTracked,
+        scene: window?.windowScene.map { ScreenInstance(ObjectIdentifier($0)) },
+        window: window.map { ScreenInstance(ObjectIdentifier($0)) },
+        root: ancestors.last.map { ScreenInstance(ObjectIdentifier($0)) })
     }
   }
 

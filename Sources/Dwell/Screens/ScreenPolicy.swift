@@ -1,49 +1,10 @@
-/// A view controller as Dwell sees it: enough to decide whether it is a screen and what
-/// it is called, without UIKit. The UIKit adapter fills it in; tests script it.
-public struct ControllerDescription: Hashable, Sendable {
-  /// What kind of controller it is.
-  public enum Kind: Hashable, Sendable {
-    /// An ordinary controller with content.
-    case content
-    /// A container: navigation, tab bar, page, split view, or one the app marked.
-    case container
-    /// A system controller: alerts, keyboards, input and remote views.
-    case system
-  }
-
-  /// The controller's identity.
-  public var id: ScreenInstance
-  /// Its class name, module-qualified or not (`MyApp.LessonsViewController`).
-  public var className: String
-  /// What kind it is.
-  public var kind: Kind
-  /// The kind of its parent, if it is a child controller.
-  public var parentKind: Kind?
-  /// A name the controller gives itself (`dwellScreenName`), if any.
-  public var customName: String?
-  /// The controller's own choice: `true` to be tracked, `false` to be excluded, `nil` for the policy.
-  public var optIn: Bool?
-
-  /// Creates a description.
-  public init(
-    id: ScreenInstance, className: String, kind: Kind = .content, parentKind: Kind? = nil,
-    customName: String? = nil, optIn: Bool? = nil
-  ) {
-    self.id = id
-    self.className = className
-    self.kind = kind
-    self.parentKind = parentKind
-    self.customName = customName
-    self.optIn = optIn
-  }
-}
-
 /// Decides which controllers are screens and what they are called.
 ///
-/// Defaults: content controllers are screens; containers (navigation, tab bar, page,
-/// split view) and system controllers are not; a child of a content controller is part
-/// of its parent (``ChildPolicy/partOfParent``), so a screen made of children is counted
-/// once. Every choice can be changed by the app.
+/// Defaults: content controllers are screens; containers (navigation, tab bar, page, split
+/// view, SwiftUI hosting) and system controllers are not, nor are their subclasses; content
+/// inside a content controller, even through containers, is part of it
+/// (``ChildPolicy/partOfParent``), so a screen made of children is counted once. Every
+/// choice can be changed by the app.
 public struct ScreenPolicy: Sendable {
   /// What to do with child controllers of content controllers.
   public enum ChildPolicy: Sendable {
@@ -72,28 +33,43 @@ public struct ScreenPolicy: Sendable {
     "_SFAppPasswordSavingViewController", "SFSafariViewController",
   ]
 
-  /// Container classes of UIKit.
+  /// Container classes of UIKit and SwiftUI, and their subclasses. A hosting controller is a
+  /// container: SwiftUI content is tracked with `trackScreen(_:)`, never as "AnyView".
   public static let containerClasses: Set<String> = [
     "UINavigationController", "UITabBarController", "UIPageViewController", "UISplitViewController",
-    "UIHostingController<AnyView>",
+    "UIHostingController", "_UIHostingController",
   ]
 
   /// Creates the default policy.
   public init() {}
 
-  /// The screen name for a controller, or `nil` when it is not a screen.
+  /// The kind of a controller of class `className` whose superclasses are `superclassNames`
+  /// (nearest first): a container or a system controller when it is one of those classes, or
+  /// a subclass of one, whether the class is UIKit's, SwiftUI's or named in ``containers``.
+  public func kind(className: String, superclassNames: [String]) -> ControllerDescription.Kind {
+    let names = ControllerDescription.unqualified([className] + superclassNames)
+    if names.contains(where: { containers.contains($0) || Self.containerClasses.contains($0) }) { return .container }
+    if names.contains(where: { Self.systemClasses.contains($0) }) || names.first?.hasPrefix("_") == true {
+      return .system
+    }
+    return .content
+  }
+
+  /// The screen name for a controller, or `nil` when it is not a screen. Class names are
+  /// matched with the controller's superclasses too, so a subclass of a container, a system
+  /// class or an excluded class is treated as its superclass is.
   public func screenName(for controller: ControllerDescription) -> String? {
-    let className = String(controller.className.split(separator: "<").first ?? "")
-    let short = String(className.split(separator: ".").last ?? "")
-    if controller.optIn == false || excluded.contains(short) { return nil }
+    let names = controller.classNames
+    func any(_ set: Set<String>) -> Bool { names.contains { set.contains($0) } }
+    if controller.optIn == false || any(excluded) { return nil }
     let named = controller.customName.map(ScreenName.clean) ?? ScreenNamer.name(forClass: controller.className)
-    if controller.optIn == true || included.contains(short) { return named }
-    if controller.kind != .content || containers.contains(short) || Self.containerClasses.contains(short)
-      || Self.systemClasses.contains(short) || short.hasPrefix("_")
+    if controller.optIn == true || any(included) { return named }
+    if controller.kind != .content || any(containers) || any(Self.containerClasses) || any(Self.systemClasses)
+      || names.first?.hasPrefix("_") == true
     {
       return nil
     }
-    if controller.parentKind == .content, children == .partOfParent { return nil }
+    if controller.isInsideContent, children == .partOfParent { return nil }
     return named
   }
 }

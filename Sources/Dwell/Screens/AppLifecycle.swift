@@ -1,0 +1,108 @@
+public import Foundation
+
+/// One app's lifecycle as the platform adapters feed it: one per tracker (``shared(for:)``),
+/// shared by UIKit's `DwellUIKit.start()` and SwiftUI's `trackAppLifecycle()` in every window,
+/// so that nothing is counted or observed twice.
+///
+/// It holds the ``scenes`` coordinator every scene feeds, the windows whose touches are
+/// watched, the clock, time-zone and termination observers, and the commit made when the app
+/// enters the background. The platform parts (gesture recognizers, background tasks) stay in
+/// the adapters; what they decide is here, where it runs on Linux.
+@MainActor
+public final class AppLifecycle {
+  /// The app's scenes, combined into one app lifecycle.
+  public let scenes: SceneCoordinator
+  private weak var tracker: Tracker?
+  private var watchedWindows: Set<ScreenInstance> = []
+  private var observers: [any NSObjectProtocol] = []
+  private var observing = false
+  private var assertion: (any BackgroundAssertion)?
+
+  private init(tracker: Tracker) {
+    self.tracker = tracker
+    scenes = SceneCoordinator { [weak tracker] event in tracker?.record(event) }
+    scenes.onBackground = { [weak self] in self?.commitInBackground() }
+  }
+
+  private struct Entry {
+    weak var tracker: Tracker?
+    let lifecycle: AppLifecycle
+  }
+  private static var registry: [ObjectIdentifier: Entry] = [:]
+
+  /// The lifecycle of the app that `tracker` counts, made on first use.
+  public static func shared(for tracker: Tracker) -> AppLifecycle {
+    registry = registry.filter { $0.value.tracker != nil }
+    if let entry = registry[ObjectIdentifier(tracker)], entry.tracker === tracker { return entry.lifecycle }
+    let lifecycle = AppLifecycle(tracker: tracker)
+    registry[ObjectIdentifier(tracker)] = Entry(tracker: tracker, lifecycle: lifecycle)
+    return lifecycle
+  }
+
+  /// Whether to watch the touches of `window`: `true` the first time a window is offered
+  /// (those that exist when tracking starts, and each new one), never twice.
+  public func shouldWatchTouches(in window: ScreenInstance) -> Bool {
+    watchedWindows.insert(window).inserted
+  }
+
+  /// Records wall-clock and time-zone changes (read from `wallClock`) and terminates the
+  /// engine on termination, for notifications posted to `center`. Only the first call per
+  /// app observes; later ones (another adapter, another window) do nothing.
+  public func observeSystemEvents(
+    clockChanges: [Notification.Name], termination: [Notification.Name], center: NotificationCenter = .default,
+    wallClock: any WallClock = SystemWallClock()
+  ) {
+    guard !observing, let tracker else { return }
+    observing = true
+    for name in clockChanges {
+      observers.append(
+        center.addObserver(forName: name, object: nil, queue: nil) { [weak tracker] _ in
+          tracker?.record(.clockChanged(wall: wallClock.now(), timeZone: wallClock.timeZone))
+        })
+    }
+    for name in termination {
+      observers.append(
+        center.addObserver(forName: name, object: nil, queue: nil) { [weak tracker] _ in
+          tracker?.engine?.terminate()
+        })
+    }
+  }
+
+  /// The background-task assertion the commit runs inside when the app enters the background.
+  /// Without one, no commit is made here (the engine's checkpoints still run).
+  public func commitInBackground(holding assertion: any BackgroundAssertion) {
+    self.assertion = assertion
+  }
+
+  /// Commits off the main thread inside the assertion, so the app is not suspended while the
+  /// store's file is locked (an app suspended holding the lock of an App Group database is
+  /// killed with 0xdead10cc). The assertion ends once: after the commit, or when it expires.
+  private func commitInBackground() {
+    guard let assertion, let tracker else { return }
+    let task = AssertionHold(assertion)
+    task.begin()
+    DispatchQueue.global(qos: .utility).async {
+      try? tracker.engine?.commit()
+      Task { @MainActor in task.end() }
+    }
+  }
+}
+
+/// One assertion, ended exactly once.
+@MainActor
+private final class AssertionHold: Sendable {
+  private let assertion: any BackgroundAssertion
+  private var identifier: Int?
+
+  init(_ assertion: any BackgroundAssertion) { self.assertion = assertion }
+
+  func begin() {
+    identifier = assertion.begin { [weak self] in self?.end() }
+  }
+
+  func end() {
+    guard let identifier else { return }
+    self.identifier = nil
+    assertion.end(identifier)
+  }
+}

@@ -1,0 +1,35 @@
+#if canImport(SwiftUI)
+  internal import Dwell
+  internal import Foundation
+  internal import SwiftUI
+
+  /// One window's part of the app lifecycle (`trackAppLifecycle()`): its scene phase, under
+  /// an identity kept for the window's lifetime, feeds the app's one ``AppLifecycle``, so a
+  /// repeated `onAppear` sends nothing twice and windows never pause each other.
+  struct AppLifecycleModifier: ViewModifier {
+    let tracker: Tracker
+    @Environment(\.scenePhase) private var scenePhase
+    @State private var window = ScreenInstance(UUID().uuidString)
+
+    func body(content: Content) -> some View {
+      content
+        .onAppear {
+          let app = AppLifecycle.shared(for: tracker)
+          PlatformLifecycle.install(in: app, tracker: tracker)
+          app.scenes.scene(window, is: state(scenePhase))
+        }
+        .onChange(of: scenePhase) { _, phase in
+          AppLifecycle.shared(for: tracker).scenes.scene(window, is: state(phase))
+        }
+    }
+
+    private func state(_ phase: ScenePhase) -> SceneCoordinator.SceneState {
+      switch phase {
+      case .active: return .foregroundActive
+      case .inactive: return .foregroundInactive
+      case .background: return .background
+      @unknown default: return .foregroundInactive
+      }
+    }
+  }
+#endif
