@@ -4,19 +4,23 @@ import DwellSwiftUI
 import DwellUIKit
 import SwiftUI
 
-/// The app: Dwell is configured once, with the Lua rule pack from the bundle.
+/// The app: Dwell is configured once, with the Lua rule pack from the app's resources
+/// (`rules/`, copied into this target's bundle, `Bundle.module`).
 @main
 struct LearningApp: App {
   @State private var usage: UsageModel
 
   init() {
     var configuration = Tracker.Configuration()
-    if let path = Bundle.main.path(forResource: "rules", ofType: nil),
-      let pack = try? LuaRulePack(contentsOf: path)
-    {
-      configuration.rules = pack.rules
-      configuration.levels = pack.levels
-      configuration.listeners = [pack]
+    if let path = Bundle.module.path(forResource: "rules", ofType: nil) {
+      do {
+        let pack = try LuaRulePack(contentsOf: path)
+        configuration.rules = pack.rules
+        configuration.levels = pack.levels
+        configuration.listeners = [pack]
+      } catch {
+        print("LearningApp: the rule pack did not load: \(error)")
+      }
     }
     let tracker = Tracker.configureShared(configuration)
     _usage = State(initialValue: UsageModel(tracker: tracker))
@@ -25,7 +29,10 @@ struct LearningApp: App {
   var body: some Scene {
     WindowGroup {
       RootView(usage: usage)
+        // Every window feeds the app lifecycle, touches and clock changes...
         .trackAppLifecycle()
+        // ...so UIKit tracks screens only (LessonViewController).
+        .onAppear { DwellUIKit.start(tracker: .shared, tracksAppLifecycle: false) }
     }
   }
 }
@@ -55,7 +62,7 @@ struct LessonsList: View {
       Section("Today") {
         DailyGoalView(goal: DailyGoal(.screen("Lessons"), .minutes(10)), usage: usage)
       }
-      NavigationLink("Lesson 1 (UIKit)") { LessonScreen().trackScreen("Lesson") }
+      NavigationLink("Lesson 1 (UIKit)") { LessonScreen() }  // tracked by DwellUIKit as "Lesson"
       UnlockGate("bonus-level", usage: usage) {
         NavigationLink("Bonus level") { Text("You made it!").trackScreen("Bonus") }
       } locked: { progress in

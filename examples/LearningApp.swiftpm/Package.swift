@@ -1,8 +1,8 @@
 // swift-tools-version: 5.9
-// An iOS app embedding Dwell, as a Swift Playgrounds app package: open this folder in
-// Xcode (File > Open...) or Swift Playgrounds and run it on a simulator or device.
-// It depends on the Dwell package two folders up; Lua comes from a CLua package you
-// provide (see the DocC article "Providing Lua 5.4").
+// An iOS app embedding Dwell, as a Swift Playgrounds app package. It depends on the Dwell
+// package two folders up, which builds Lua from source once `scripts/fetch-lua` has been
+// run there (the bundled mode; see README.md beside this file and the DocC article
+// "Providing Lua 5.4"). Then open this folder in Xcode and run it on a simulator or device.
 import AppleProductTypes
 import PackageDescription
 
