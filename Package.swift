@@ -51,16 +51,17 @@ let package = Package(
       name: "DwellLua", dependencies: ["Dwell", "CLua"], resources: [.copy("prelude.lua")], swiftSettings: strict),
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
-    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"], swiftSettings: strict),
+    .target(name: "DwellBalance", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
+    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness", "DwellBalance"], swiftSettings: strict),
     .executableTarget(
-      name: "dwell-bench", dependencies: ["Dwell", "DwellLua", "DwellTesting", "CSQLite"], swiftSettings: strict),
+      name: "dwell-bench", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellBalance", "CSQLite"], swiftSettings: strict),
     .executableTarget(
       name: "dwell-fuzz", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .executableTarget(
       name: "dwell-example-host", dependencies: ["Dwell", "DwellLua", "DwellTesting"], path: "examples/terminal-host",
       exclude: ["rules"], swiftSettings: strict),
     .testTarget(
-      name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness"],
+      name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness", "DwellBalance"],
       exclude: ["Conformance"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -89,7 +89,7 @@ public final class LuaRulePack: UsageListener {
   }
 
   /// The scripts at `path`: the file itself, or the `.lua` files of a directory.
-  static func read(_ path: String) throws(RuleError) -> [(name: String, text: String)] {
+  package static func read(_ path: String) throws(RuleError) -> [(name: String, text: String)] {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw RuleError("\(path): no such file or directory")

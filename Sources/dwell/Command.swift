@@ -22,10 +22,16 @@ struct Command: Sendable {
   struct Argument: Sendable {
     var name: String
     var help: String
-    init(_ name: String, _ help: String) {
+    /// May be left out; optional arguments come last.
+    var isOptional = false
+    init(_ name: String, _ help: String, optional: Bool = false) {
       self.name = name
       self.help = help
+      isOptional = optional
     }
+
+    /// `NAME`, or `[NAME]` when optional.
+    var synopsis: String { isOptional ? "[\(name)]" : name }
   }
 
   /// An option: `--name VALUE` when `value` names a placeholder, a flag when it is nil.
@@ -66,10 +72,11 @@ struct Command: Sendable {
       raw, valued: Set(all.filter { $0.value != nil }.map(\.name)),
       boolean: Set(all.filter { $0.value == nil }.map(\.name)))
     guard !parsed.flag("help") else { return parsed }
-    guard parsed.positionals.count == arguments.count else {
+    let required = arguments.filter { !$0.isOptional }.count
+    guard (required...arguments.count).contains(parsed.positionals.count) else {
       let wanted =
         arguments.isEmpty
-        ? "no positional arguments" : arguments.map(\.name).joined(separator: " ")
+        ? "no positional arguments" : arguments.map(\.synopsis).joined(separator: " ")
       throw UsageError("\(name) takes \(wanted); run 'dwell \(name) --help'")
     }
     return parsed.naming(arguments.map(\.name))
@@ -86,7 +93,7 @@ struct Command: Sendable {
   var help: String {
     let prefix = "USAGE: dwell \(name) "
     var text = Help.wrap(
-      words: arguments.map(\.name) + options.map { "[\($0.synopsis)]" }, after: prefix, indent: prefix.count)
+      words: arguments.map(\.synopsis) + options.map { "[\($0.synopsis)]" }, after: prefix, indent: prefix.count)
     text += "\n\n" + discussion
     if !arguments.isEmpty {
       text += "\n\nARGUMENTS:\n" + Help.table(arguments.map { ($0.name, $0.help) })
@@ -102,7 +109,7 @@ struct Command: Sendable {
   }
 
   /// `NAME ARGUMENTS`, as listed in `dwell --help`.
-  var synopsis: String { ([name] + arguments.map(\.name)).joined(separator: " ") }
+  var synopsis: String { ([name] + arguments.map(\.synopsis)).joined(separator: " ") }
 }
 
 /// Formatting of help text: word wrapping and two-column tables.

@@ -10,6 +10,7 @@ enum CommandTable {
     DemoCommand.command,
     SimCommand.command,
     TestCommand.command,
+    BalanceCommand.command,
     StoreCommands.exportCommand,
     StoreCommands.eraseCommand,
     StoreCommands.checkCommand,

@@ -1,0 +1,159 @@
+// A balance report as one self-contained HTML page with SVG charts (no scripts, no outside files).
+internal import Foundation
+
+extension BalanceReport {
+  static let palette = [
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+  ]
+
+  /// The page: unlock curves per rule, levels over time, personas side by side, the tables.
+  package var html: String {
+    var body = "<h1>Balance: \(Self.escape(pack))</h1>\n"
+    body +=
+      "<p>\(BalanceReport.group(users)) simulated users, \(days) days, seed \(seed). Personas: "
+      + personas.map { "\(Self.escape($0.name)) (\(BalanceReport.group($0.users)))" }.joined(separator: ", ")
+      + ".</p>\n"
+    body += "<h2>Unlocks: share of users with each rule, by day</h2>\n"
+    body += lineChart(
+      series: rules.map { ($0.info.id, $0.curve) }, id: "unlock-curves", label: "share of users")
+    body += "<h2>Levels over time</h2>\n"
+    body += levels.isEmpty ? "<p>The pack defines no levels.</p>\n" : levelChart()
+    body += "<h2>Personas: share with each rule by day \(days)</h2>\n"
+    body += personaChart()
+    body += "<h2>Users active each day</h2>\n"
+    body += lineChart(series: personas.map { ($0.name, $0.retention) }, id: "retention", label: "share active")
+    body += "<h2>Table</h2>\n<pre>" + Self.escape(table()) + "</pre>\n"
+    return """
+      <!DOCTYPE html>
+      <html lang="en"><head><meta charset="utf-8"><title>dwell balance: \(Self.escape(pack))</title>
+      <style>
+      body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
+      svg { background: #fafafa; border: 1px solid #ddd; display: block; margin: 8px 0 24px; }
+      .axis { stroke: #999; stroke-width: 1; } .grid { stroke: #e4e4e4; stroke-width: 1; }
+      text { font-size: 11px; fill: #444; } pre { font-size: 12px; background: #f6f6f6; padding: 8px; }
+      </style></head>
+      <body>
+      \(body)</body></html>
+
+      """
+  }
+
+  private static let width = 900.0
+  private static let plot = (left: 60.0, top: 20.0, width: 600.0, height: 260.0)
+
+  private func x(_ day: Int) -> Double {
+    Self.plot.left + Self.plot.width * (days > 1 ? Double(day) / Double(days - 1) : 0.5)
+  }
+
+  private static func y(_ share: Double) -> Double { plot.top + plot.height * (1 - min(max(share, 0), 1)) }
+
+  private func axes() -> String {
+    var svg = ""
+    for step in 0...4 {
+      let share = Double(step) / 4
+      let y = Self.y(share)
+      svg +=
+        "<line class=\"grid\" x1=\"\(Self.f(Self.plot.left))\" y1=\"\(Self.f(y))\" x2=\"\(Self.f(Self.plot.left + Self.plot.width))\" y2=\"\(Self.f(y))\"/>"
+      svg += "<text x=\"\(Self.f(Self.plot.left - 6))\" y=\"\(Self.f(y + 4))\" text-anchor=\"end\">\(step * 25)%</text>"
+    }
+    for day in Set([1, days] + checkpoints).sorted() {
+      svg +=
+        "<text x=\"\(Self.f(x(day - 1)))\" y=\"\(Self.f(Self.plot.top + Self.plot.height + 16))\" text-anchor=\"middle\">day \(day)</text>"
+    }
+    svg +=
+      "<line class=\"axis\" x1=\"\(Self.f(Self.plot.left))\" y1=\"\(Self.f(Self.plot.top + Self.plot.height))\" x2=\"\(Self.f(Self.plot.left + Self.plot.width))\" y2=\"\(Self.f(Self.plot.top + Self.plot.height))\"/>"
+    return svg
+  }
+
+  private func legend(_ names: [String]) -> String {
+    var svg = ""
+    for (index, name) in names.enumerated() {
+      let y = Self.plot.top + 6 + Double(index) * 16
+      let color = Self.palette[index % Self.palette.count]
+      svg +=
+        "<rect x=\"\(Self.f(Self.plot.left + Self.plot.width + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
+      svg +=
+        "<text x=\"\(Self.f(Self.plot.left + Self.plot.width + 36))\" y=\"\(Self.f(y + 1))\">\(Self.escape(BalanceReport.clip(name, 30)))</text>"
+    }
+    return svg
+  }
+
+  private func svg(_ id: String, height: Double, _ content: String) -> String {
+    "<svg id=\"\(id)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.f(Self.width))\" height=\"\(Self.f(height))\" viewBox=\"0 0 \(Self.f(Self.width)) \(Self.f(height))\">\(content)</svg>\n"
+  }
+
+  private func lineChart(series: [(name: String, values: [Double])], id: String, label: String) -> String {
+    var content = axes()
+    for (index, item) in series.enumerated() {
+      let color = Self.palette[index % Self.palette.count]
+      let points = item.values.enumerated().map { "\(Self.f(x($0.offset))),\(Self.f(Self.y($0.element)))" }
+      content +=
+        "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"><title>\(Self.escape(item.name))</title></polyline>"
+    }
+    content += legend(series.map(\.name))
+    let height = max(Self.plot.top + Self.plot.height + 30, Self.plot.top + 16 * Double(series.count) + 10)
+    return svg(id, height: height, content)
+  }
+
+  private func levelChart() -> String {
+    var content = axes()
+    // Stacked areas, the lowest level at the bottom.
+    var below = Array(repeating: 0.0, count: days)
+    for level in levels.indices {
+      let above = (0..<days).map { below[$0] + (levelShares[$0][level]) }
+      let top = (0..<days).map { "\(Self.f(x($0))),\(Self.f(Self.y(above[$0])))" }
+      let bottom = (0..<days).reversed().map { "\(Self.f(x($0))),\(Self.f(Self.y(below[$0])))" }
+      let color = Self.palette[level % Self.palette.count]
+      content +=
+        "<polygon fill=\"\(color)\" fill-opacity=\"0.8\" points=\"\((top + bottom).joined(separator: " "))\"><title>\(Self.escape(levels[level]))</title></polygon>"
+      below = above
+    }
+    content += legend(levels)
+    return svg("levels", height: Self.plot.top + Self.plot.height + 30, content)
+  }
+
+  private func personaChart() -> String {
+    let barHeight = 10.0
+    let groupHeight = barHeight * Double(personas.count) + 8
+    let labelWidth = 200.0
+    let barWidth = 520.0
+    var content = ""
+    for (r, row) in rules.enumerated() {
+      let top = 10 + groupHeight * Double(r)
+      content +=
+        "<text x=\"\(Self.f(labelWidth - 8))\" y=\"\(Self.f(top + groupHeight / 2))\" text-anchor=\"end\">\(Self.escape(BalanceReport.clip(row.info.id, 30)))</text>"
+      for p in personas.indices {
+        let share = row.personaShares[p].last ?? 0
+        let color = Self.palette[p % Self.palette.count]
+        let y = top + Double(p) * barHeight
+        content +=
+          "<rect x=\"\(Self.f(labelWidth))\" y=\"\(Self.f(y))\" width=\"\(Self.f(max(1, barWidth * share)))\" height=\"\(Self.f(barHeight - 1))\" fill=\"\(color)\"><title>\(Self.escape(personas[p].name)): \(BalanceReport.percent(share))</title></rect>"
+      }
+    }
+    for (p, persona) in personas.enumerated() {
+      let y = 18 + Double(p) * 16
+      content +=
+        "<rect x=\"\(Self.f(labelWidth + barWidth + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(Self.palette[p % Self.palette.count])\"/>"
+      content +=
+        "<text x=\"\(Self.f(labelWidth + barWidth + 36))\" y=\"\(Self.f(y + 1))\">\(Self.escape(persona.name))</text>"
+    }
+    let height = max(20 + groupHeight * Double(rules.count), 30 + 16 * Double(personas.count))
+    return svg("personas", height: height, content)
+  }
+
+  static func f(_ value: Double) -> String { BalanceReport.decimal((value * 100).rounded() * 100) }
+
+  static func escape(_ text: String) -> String {
+    var out = ""
+    for c in text {
+      switch c {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      default: out.append(c)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,97 @@
+// A rule pack read once for a balance run, made into fresh rules and plugins for each simulated user.
+package import Dwell
+internal import DwellLua
+internal import Foundation
+
+/// A rule pack as a balance run uses it: read once, then instantiated per simulated user.
+///
+/// A pack with scripted checks or plugins keeps state in its Lua state (plugin state,
+/// disabled checks), so every user gets a fresh one, as a fresh install would; a
+/// declarative pack's rules are plain values and are shared.
+package struct BalancePack: Sendable {
+  /// What the report says about a rule.
+  package struct RuleInfo: Sendable, Equatable {
+    package var id: String
+    package var title: String?
+    package var points: Int
+    package var achievement: String?
+    package var tier: String?
+    package var scripted: Bool
+  }
+
+  /// The path it was read from.
+  package let path: String
+  package let rules: [RuleInfo]
+  package let levels: [Level]
+  package let plugins: [String]
+  /// Whether each user needs a fresh Lua state (scripted checks or plugins).
+  package let stateful: Bool
+  private let scripts: [(name: String, text: String)]?
+  private let shared: [Rule]
+
+  /// Reads a pack: a `.json` rules file, a `.lua` file or a directory of them.
+  ///
+  /// - Throws: `RuleError` with the file and line when the pack does not load.
+  package init(path: String) throws(RuleError) {
+    self.path = path
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw RuleError("\(path): no such file or directory")
+    }
+    if isDirectory.boolValue || path.hasSuffix(".lua") {
+      let scripts = try LuaRulePack.read(path)
+      let pack = try LuaRulePack(scripts: scripts)
+      levels = pack.levels
+      plugins = pack.plugins
+      stateful = !pack.plugins.isEmpty || pack.rules.contains { Self.isScripted($0.condition) }
+      self.scripts = scripts
+      shared = stateful ? [] : pack.rules
+      rules = pack.rules.map(Self.info)
+    } else {
+      let source = try RuleSource.load(path)
+      levels = []
+      plugins = []
+      stateful = false
+      scripts = nil
+      shared = source.rules
+      rules = source.rules.map(Self.info)
+    }
+  }
+
+  private static func info(_ rule: Rule) -> RuleInfo {
+    RuleInfo(
+      id: rule.id, title: rule.title, points: rule.points, achievement: rule.achievement, tier: rule.tier,
+      scripted: isScripted(rule.condition))
+  }
+
+  static func isScripted(_ condition: Condition) -> Bool {
+    switch condition {
+    case .check: return true
+    case .all(let parts), .any(let parts): return parts.contains(where: isScripted)
+    default: return false
+    }
+  }
+
+  /// An engine configuration for one user: the pack's rules, levels and plugins, fresh
+  /// when the pack keeps state. `diagnostics` counts errors scripts raise.
+  package func configuration(
+    base: Engine.Configuration, diagnostics: (@Sendable (String) -> Void)? = nil
+  ) throws(RuleError) -> Engine.Configuration {
+    var configuration = base
+    configuration.levels = levels
+    guard stateful, let scripts else {
+      configuration.rules = shared
+      return configuration
+    }
+    let pack = try LuaRulePack(scripts: scripts)
+    if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
+    configuration.rules = pack.rules
+    configuration.listeners = pack.plugins.isEmpty ? [] : [pack]
+    return configuration
+  }
+
+  /// The level index reached with `points` (0 with no levels).
+  package func level(points: Int) -> Int {
+    levels.lastIndex { $0.points <= points } ?? 0
+  }
+}

@@ -1,0 +1,188 @@
+// Turns one persona's Lua table into a Persona, checking every field and naming the wrong one.
+internal import Dwell
+
+/// A mistake in a persona's fields.
+struct PersonaError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// Reads the fields of one persona (`spec` is its table as JSON), with defaults.
+struct PersonaFields {
+  let name: String
+  let spec: JSONValue
+
+  static let known: Set<String> = [
+    "share", "daily", "comeback", "weekdays", "sessions", "sessionLength", "timeOfDay", "screens", "start",
+    "touches", "idle", "background", "churn",
+  ]
+  static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+  func persona() throws(PersonaError) -> Persona {
+    guard case .object(let members) = spec else { throw PersonaError("needs a table of fields") }
+    if let unknown = members.map(\.key).first(where: { !Self.known.contains($0) }) {
+      throw PersonaError("unknown field '\(unknown)' (fields: \(Self.known.sorted().joined(separator: ", ")))")
+    }
+    let (screens, start) = try self.screens()
+    return Persona(
+      name: name, share: try number("share", default: 1, in: 0...1e9),
+      daily: try number("daily", default: 0.7, in: 0...1), comeback: try number("comeback", default: 0.3, in: 0...1),
+      weekdays: try weekdays(), sessions: try distribution("sessions", spec["sessions"], default: .poisson(2)),
+      sessionLength: try distribution(
+        "sessionLength", spec["sessionLength"], default: .lognormal(median: 300, spread: 0.7)),
+      timeOfDay: try timeOfDay(), screens: screens, start: start,
+      touches: try distribution("touches", spec["touches"], default: .lognormal(median: 20, spread: 0.6)),
+      idle: try interruption("idle"), background: try interruption("background"), churn: try churn())
+  }
+
+  private func number(
+    _ key: String, _ value: JSONValue?, default fallback: Double, in range: ClosedRange<Double>
+  ) throws(PersonaError) -> Double {
+    guard let value else { return fallback }
+    guard case .number(let number, _) = value else {
+      throw PersonaError("\(key) must be a number, not \(value.typeName)")
+    }
+    guard range.contains(number) else {
+      throw PersonaError("\(key) must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound))")
+    }
+    return number
+  }
+
+  private func number(_ key: String, default fallback: Double, in range: ClosedRange<Double>) throws(PersonaError)
+    -> Double
+  {
+    try number(key, spec[key], default: fallback, in: range)
+  }
+
+  static func format(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+  }
+
+  /// A number, or one of the helpers' tables: `{ uniform = {a, b} }` and so on.
+  private func distribution(_ key: String, _ value: JSONValue?, default fallback: Distribution) throws(PersonaError)
+    -> Distribution
+  {
+    guard let value else { return fallback }
+    func pair(_ v: JSONValue?) -> (Double, Double)? {
+      guard case .array(let items)? = v, items.count == 2, case .number(let a, _) = items[0],
+        case .number(let b, _) = items[1], a >= 0, b >= 0
+      else { return nil }
+      return (a, b)
+    }
+    let bad = PersonaError(
+      "\(key) must be a number of at least 0 or uniform(a, b), normal(mean, deviation), lognormal(median, spread) or poisson(mean), with no negative part"
+    )
+    switch value {
+    case .number(let n, _):
+      guard n >= 0 else { throw bad }
+      return .constant(n)
+    case .object(let members) where members.count == 1:
+      let (kind, argument) = (members[0].key, members[0].value)
+      switch kind {
+      case "uniform":
+        guard let (a, b) = pair(argument), a <= b else { throw bad }
+        return .uniform(a, b)
+      case "normal":
+        guard let (a, b) = pair(argument) else { throw bad }
+        return .normal(mean: a, deviation: b)
+      case "lognormal":
+        guard let (a, b) = pair(argument), b <= 5 else { throw bad }
+        return .lognormal(median: a, spread: b)
+      case "poisson":
+        guard case .number(let mean, _) = argument, mean >= 0, mean <= 10_000 else { throw bad }
+        return .poisson(mean)
+      default: throw bad
+      }
+    default: throw bad
+    }
+  }
+
+  private func weekdays() throws(PersonaError) -> [Double] {
+    guard let value = spec["weekdays"] else { return Array(repeating: 1, count: 7) }
+    guard case .object(let members) = value else {
+      throw PersonaError("weekdays must be a table like { sat = 0.5, sun = 0.5 }")
+    }
+    var result = Array(repeating: 1.0, count: 7)
+    for (key, item) in members {
+      guard let index = Self.weekdayNames.firstIndex(of: key) else {
+        throw PersonaError("weekdays: unknown day '\(key)' (days: mon, tue, wed, thu, fri, sat, sun)")
+      }
+      result[index] = try number("weekdays." + key, item, default: 1, in: 0...100)
+    }
+    return result
+  }
+
+  private func timeOfDay() throws(PersonaError) -> [(from: Double, to: Double, weight: Double)] {
+    guard let value = spec["timeOfDay"] else { return [(7, 23, 1)] }
+    let bad = PersonaError(
+      "timeOfDay must be a list of { from, to, weight } in hours, as in { {7, 9, 1}, {18, 23, 3} }")
+    guard case .array(let items) = value, !items.isEmpty else { throw bad }
+    var result: [(from: Double, to: Double, weight: Double)] = []
+    for item in items {
+      guard case .array(let parts) = item, parts.count == 3, case .number(let from, _) = parts[0],
+        case .number(let to, _) = parts[1], case .number(let weight, _) = parts[2], from >= 0, from < to, to <= 24,
+        weight >= 0
+      else { throw bad }
+      result.append((from, to, weight))
+    }
+    guard result.contains(where: { $0.weight > 0 }) else { throw bad }
+    return result
+  }
+
+  private func screens() throws(PersonaError) -> ([Persona.Screen], Int) {
+    guard case .object(let members)? = spec["screens"], !members.isEmpty else {
+      throw PersonaError(
+        "screens must be a table like { Home = { stay = 20, next = { Lessons = 3, Quiz = 1 } } }")
+    }
+    let names = members.map(\.key)
+    var screens: [Persona.Screen] = []
+    for (name, value) in members {
+      guard case .object(let fields) = value else { throw PersonaError("screens.\(name) must be a table") }
+      if let unknown = fields.map(\.key).first(where: { $0 != "stay" && $0 != "next" }) {
+        throw PersonaError("screens.\(name): unknown field '\(unknown)' (fields: stay, next)")
+      }
+      let stay = try distribution("screens.\(name).stay", value["stay"], default: .lognormal(median: 30, spread: 0.7))
+      var next: [(screen: Int, weight: Double)] = []
+      if let targets = value["next"] {
+        guard case .object(let weights) = targets else {
+          throw PersonaError("screens.\(name).next must be a table of weights like { Lessons = 3, Quiz = 1 }")
+        }
+        for (target, weight) in weights {
+          guard let index = names.firstIndex(of: target) else {
+            throw PersonaError("screens.\(name).next: '\(target)' is not one of the screens")
+          }
+          next.append((index, try number("screens.\(name).next.\(target)", weight, default: 0, in: 0...1e9)))
+        }
+      }
+      screens.append(Persona.Screen(name: name, stay: stay, next: next))
+    }
+    guard let startName = spec["start"] else { return (screens, 0) }
+    guard case .string(let text) = startName, let start = names.firstIndex(of: text) else {
+      throw PersonaError("start must name one of the screens (\(names.joined(separator: ", ")))")
+    }
+    return (screens, start)
+  }
+
+  private func interruption(_ key: String) throws(PersonaError) -> Persona.Interruption {
+    guard let value = spec[key] else { return Persona.Interruption(chance: 0, length: .constant(0)) }
+    guard case .object = value else { throw PersonaError("\(key) must be a table like { chance = 0.1, length = 60 }") }
+    return Persona.Interruption(
+      chance: try number("\(key).chance", value["chance"], default: 0, in: 0...1),
+      length: try distribution("\(key).length", value["length"], default: .constant(60)))
+  }
+
+  private func churn() throws(PersonaError) -> Persona.Churn {
+    guard let value = spec["churn"] else { return Persona.Churn(first: 0.05, factor: 1, floor: 0) }
+    if case .number = value {
+      let chance = try number("churn", value, default: 0, in: 0...1)
+      return Persona.Churn(first: chance, factor: 1, floor: chance)
+    }
+    guard case .object = value else {
+      throw PersonaError("churn must be a chance or a table like { first = 0.3, factor = 0.9, floor = 0.01 }")
+    }
+    return Persona.Churn(
+      first: try number("churn.first", value["first"], default: 0.05, in: 0...1),
+      factor: try number("churn.factor", value["factor"], default: 1, in: 0...10),
+      floor: try number("churn.floor", value["floor"], default: 0, in: 0...1))
+  }
+}

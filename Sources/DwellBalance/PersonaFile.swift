@@ -1,0 +1,61 @@
+// Reads a persona file: Lua run in the rule packs' sandbox, then every field checked.
+package import Dwell
+internal import DwellLua
+internal import Foundation
+
+/// Loads personas from a Lua file (`persona "casual" { ... }`), run in the same sandbox
+/// as rule packs. Fields are data: numbers, strings, tables and the distribution helpers.
+package enum PersonaFile {
+  /// The words a persona file may use beside the rule packs' `minutes`, `hours`, `days`.
+  static let prelude = """
+    local out, list = plugin "personas", {}
+    function persona(name)
+      if type(name) ~= "string" or name == "" then
+        error('persona needs a name, as in persona "casual" { ... }', 2)
+      end
+      return function(spec)
+        if type(spec) ~= "table" then error("persona '" .. name .. "' needs a table { ... }", 2) end
+        list[#list + 1] = { name = name, spec = spec }
+        out.publish("list", list)
+      end
+    end
+    function uniform(low, high) return { uniform = { low, high } } end
+    function normal(mean, deviation) return { normal = { mean, deviation } } end
+    function lognormal(median, spread) return { lognormal = { median, spread } } end
+    function poisson(mean) return { poisson = mean } end
+    """
+
+  /// Loads the personas of the Lua file at `path`.
+  ///
+  /// - Throws: `RuleError` naming the file (and the line, for Lua errors) and the persona.
+  package static func load(_ path: String) throws(RuleError) -> Population {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw RuleError("\(path): cannot be read")
+    }
+    return try parse(String(decoding: data, as: UTF8.self), file: path)
+  }
+
+  /// Parses persona-file text; `file` names it in errors.
+  package static func parse(_ text: String, file: String) throws(RuleError) -> Population {
+    let pack = try LuaRulePack(scripts: [("(persona words)", prelude), (file, text)])
+    if let rule = pack.rules.first {
+      throw RuleError("\(file): declares rule '\(rule.id)'; a persona file declares personas only")
+    }
+    guard case .array(let items)? = pack.published["personas"]?["list"], !items.isEmpty else {
+      throw RuleError("\(file): no persona; declare one with persona \"name\" { ... }")
+    }
+    var personas: [Persona] = []
+    for item in items {
+      guard case .string(let name)? = item["name"], let spec = item["spec"] else { continue }
+      guard !personas.contains(where: { $0.name == name }) else {
+        throw RuleError("\(file): persona '\(name)' is defined twice")
+      }
+      do {
+        personas.append(try PersonaFields(name: name, spec: spec).persona())
+      } catch {
+        throw RuleError("\(file): persona '\(name)': \(error.message)")
+      }
+    }
+    return Population(personas)
+  }
+}

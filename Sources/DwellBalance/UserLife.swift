@@ -1,0 +1,169 @@
+// Generates one simulated user's life, event by event, from the seed and the user's index.
+package import Dwell
+internal import DwellTesting
+internal import Foundation
+
+/// Receives a user's life as it is generated: lifecycle events in time order, and the end
+/// of each day. Nothing is kept: a sink that needs the trace writes it out.
+package protocol LifeSink {
+  /// An event at `t` nanoseconds after the install day's midnight (UTC).
+  mutating func event(_ kind: TraceEvent.Kind, at t: Int64)
+  /// Day `day` (0 = the install day) is over; `t` is its end, or later if a session ran past midnight.
+  mutating func endOfDay(_ day: Int, at t: Int64)
+}
+
+/// One simulated user: a persona and a deterministic stream of events.
+///
+/// The user's generator is seeded from the run's seed and the user's index alone, so a
+/// user's life does not depend on which worker simulates it, or on the rule pack.
+package struct UserLife {
+  package static let day: Int64 = 86_400_000_000_000
+  /// Monday 2026-01-05, 00:00 UTC: users install on one of the seven days after it.
+  package static let firstInstall = WallInstant(nanosecondsSince1970: 1_767_571_200_000_000_000)
+
+  package let index: Int
+  package let personaIndex: Int
+  package let persona: Persona
+  /// The install day's midnight (UTC), the origin of the user's timeline.
+  package let install: WallInstant
+  /// 0 = Monday.
+  package let installWeekday: Int
+  package let days: Int
+  private var rng: SeededGenerator
+
+  package init(index: Int, seed: UInt64, population: Population, days: Int) {
+    var mixer = SeededGenerator(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
+    var rng = SeededGenerator(seed: mixer.next() ^ mixer.next())
+    self.index = index
+    personaIndex = population.persona(&rng)
+    persona = population.personas[personaIndex]
+    installWeekday = Int(rng.next() % 7)
+    install = WallInstant(
+      nanosecondsSince1970: Self.firstInstall.nanosecondsSince1970 + Int64(installWeekday) * Self.day)
+    self.days = days
+    self.rng = rng
+  }
+
+  /// Generates the whole life into `sink`.
+  package mutating func run<Sink: LifeSink>(into sink: inout Sink) {
+    var state = Walk()
+    var usedYesterday = true
+    var daysUsed = 0
+    var gone = false
+    for day in 0..<days {
+      let dayStart = Int64(day) * Self.day
+      var used = false
+      if !gone {
+        let weekday = (installWeekday + day) % 7
+        let chance =
+          day == 0 ? 1 : min(1, (usedYesterday ? persona.daily : persona.comeback) * persona.weekdays[weekday])
+        used = day == 0 || Distribution.unit(&rng) < chance
+        if used {
+          let count = max(1, Int(persona.sessions.sample(&rng).rounded()))
+          var starts = (0..<min(count, 48)).map { _ in sessionStart() }
+          starts.sort()
+          for start in starts { session(at: max(dayStart + start, state.t + 60_000_000_000), &state, &sink) }
+          daysUsed += 1
+          if Distribution.unit(&rng) < persona.churn.chance(afterDay: daysUsed) { gone = true }
+        }
+        usedYesterday = used
+      }
+      sink.endOfDay(day, at: max(dayStart + Self.day, state.t))
+    }
+    if state.launched { sink.event(.terminate, at: max(Int64(days) * Self.day, state.t + 1_000_000)) }
+  }
+
+  /// Where the user is: the clock, the visible screen, ids handed out.
+  private struct Walk {
+    var t: Int64 = 0
+    var launched = false
+    var visible: (screen: Int, id: String)?
+    var nextID = 0
+  }
+
+  /// Nanoseconds after midnight at which a session starts.
+  private mutating func sessionStart() -> Int64 {
+    let slots = persona.timeOfDay
+    let slot = slots[Distribution.pick(slots.map(\.weight), &rng)]
+    let hour = slot.from + (slot.to - slot.from) * Distribution.unit(&rng)
+    return Int64(hour * 3_600_000) * 1_000_000
+  }
+
+  private mutating func seconds(_ distribution: Distribution, atLeast floor: Double) -> Int64 {
+    Int64(max(floor, min(distribution.sample(&rng), 86_400)) * 1000) * 1_000_000
+  }
+
+  private mutating func session<Sink: LifeSink>(at start: Int64, _ w: inout Walk, _ sink: inout Sink) {
+    w.t = start
+    if !w.launched {
+      sink.event(.launch(wall: install.adding(nanoseconds: start), timeZone: UserLife.utc), at: w.t)
+      w.launched = true
+    }
+    sink.event(.foreground, at: w.t)
+    var screen = persona.start
+    if w.visible?.screen != screen {
+      let old = w.visible
+      w.visible = (screen, newID(&w))
+      sink.event(.appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
+      if let old { sink.event(.disappear(id: old.id), at: w.t + 200_000_000) }
+      w.t += 200_000_000
+    }
+    w.t += 200_000_000
+    sink.event(.active, at: w.t)
+    var end = w.t + seconds(persona.sessionLength, atLeast: 1)
+    while w.t < end {
+      if persona.idle.chance > 0, Distribution.unit(&rng) < persona.idle.chance {
+        // A pause without touching, on this screen.
+        let pause = seconds(persona.idle.length, atLeast: 0)
+        w.t += pause
+        end += pause
+      }
+      let stayEnd = min(w.t + seconds(persona.screens[screen].stay, atLeast: 0.5), end)
+      var touch = w.t + seconds(persona.touches, atLeast: 0.5)
+      while touch < stayEnd {
+        sink.event(.interact, at: touch)
+        touch += seconds(persona.touches, atLeast: 0.5)
+      }
+      w.t = stayEnd
+      guard w.t < end else { break }
+      if persona.background.chance > 0, Distribution.unit(&rng) < persona.background.chance {
+        // Out to another app and back; the screen stays where it was.
+        let away = seconds(persona.background.length, atLeast: 1)
+        sink.event(.inactive, at: w.t)
+        sink.event(.background, at: w.t + 300_000_000)
+        w.t += 300_000_000 + away
+        sink.event(.foreground, at: w.t)
+        w.t += 200_000_000
+        sink.event(.active, at: w.t)
+        end += away + 500_000_000
+      }
+      let next = persona.screens[screen].next
+      guard !next.isEmpty else {
+        w.t = end
+        break
+      }
+      let old = w.visible
+      screen = next[Distribution.pick(next.map(\.weight), &rng)].screen
+      w.visible = (screen, newID(&w))
+      sink.event(.appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
+      w.t += 300_000_000
+      if let old { sink.event(.disappear(id: old.id), at: w.t) }
+    }
+    sink.event(.inactive, at: w.t)
+    w.t += 500_000_000
+    sink.event(.background, at: w.t)
+  }
+
+  private func newID(_ w: inout Walk) -> String {
+    w.nextID += 1
+    return "s\(w.nextID)"
+  }
+
+  static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+}
+
+extension WallInstant {
+  func adding(nanoseconds: Int64) -> WallInstant {
+    WallInstant(nanosecondsSince1970: nanosecondsSince1970 + nanoseconds)
+  }
+}

@@ -1,0 +1,184 @@
+// `dwell balance`: simulates a population of users through a rule pack (or two versions) and reports.
+internal import Dwell
+internal import DwellBalance
+internal import Foundation
+
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
+enum BalanceCommand {
+  static let command = Command(
+    name: "balance",
+    summary: "Simulate thousands of users through a rule pack and report who unlocks what, when",
+    discussion: """
+      Generates each simulated user's life from the personas (a Lua file of distributions:
+      sessions, session length, time of day, screens, churn, ...), runs it through the real
+      engine in memory on a manual clock, and reports each rule's share of users by day 1,
+      7, 30 and the last, the day and active minutes it takes (10th, 50th and 90th
+      percentile), levels over time, plugin notifications, and the rules nobody or everybody
+      unlocks. Given two packs (OLD NEW), runs both on the same users and shows the
+      differences. The same seed gives the same report, whatever the number of threads.
+      """,
+    arguments: [
+      .init("PACK", "The rule pack: a directory of .lua files, a .lua file or a JSON rules file"),
+      .init("NEW", "A second version of the pack, to compare on the same users", optional: true),
+    ],
+    options: [
+      .value("personas", "FILE", "The persona file (default: PACK/balance/personas.lua)"),
+      .value("users", "N", "Simulated users (default 1000)"),
+      .value("days", "D", "Days from each user's install (default 90)"),
+      .value("seed", "S", "The seed: the same seed gives the same users (default 1)"),
+      .value("threads", "N", "Workers (default: the number of cores)"),
+      .value("idle-timeout", "S", "Stop accruing S seconds after the last touch (default off)"),
+      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+      .value("html", "FILE", "Also write a self-contained HTML page with charts"),
+      .flag("json", "Print the report as JSON instead of the table"),
+      .flag("csv", "Print the report as CSV (one row per rule and persona) instead of the table"),
+      .value("export-trace", "USER:FILE", "Also write user USER's life as a trace (TRACE.md) to replay"),
+    ],
+    sections: [
+      .init(
+        "EXAMPLES",
+        """
+        dwell balance rules/learning --users 1000 --days 90
+        dwell balance rules/learning --html balance.html --json > balance.json
+        dwell balance old/learning rules/learning --personas rules/learning/balance/personas.lua
+        dwell balance rules/learning --export-trace 7:user7.jsonl && dwell replay user7.jsonl --rules rules/learning
+        """)
+    ],
+    run: run)
+
+  static func run(_ args: Arguments) throws {
+    let old = args.argument("PACK")
+    let new = args.argument("NEW").isEmpty ? nil : args.argument("NEW")
+    let users = try args.integer("users", default: 1000, range: 1...10_000_000)
+    let days = try args.integer("days", default: 90, range: 1...3660)
+    let seed = try args.integer("seed", default: 1, range: 0...Int.max)
+    let threads = try args.integer(
+      "threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
+    guard !(args.flag("json") && args.flag("csv")) else { throw UsageError("choose one of --json and --csv") }
+    var base = Engine.Configuration()
+    base.idleTimeout = try args.seconds("idle-timeout")
+    if let timeout = try args.seconds("session-timeout") { base.sessionTimeout = timeout }
+    let personasPath = args.value("personas") ?? defaultPersonas(for: new ?? old)
+    let population: Population
+    do {
+      population = try PersonaFile.load(personasPath)
+    } catch {
+      throw Failure("invalid personas: \(error)")
+    }
+    var packs: [BalancePack] = []
+    for path in [old] + (new.map { [$0] } ?? []) {
+      do {
+        packs.append(try BalancePack(path: path))
+      } catch {
+        throw Failure("invalid rules: \(error)")
+      }
+    }
+    let runs = packs.map {
+      BalanceRun(
+        pack: $0, population: population, users: users, days: days, seed: UInt64(seed), threads: threads, base: base)
+    }
+    if let export = args.value("export-trace") { try exportTrace(export, runs[runs.count - 1], users: users) }
+    var reports: [BalanceReport] = []
+    for (index, run) in runs.enumerated() {
+      let label = runs.count > 1 ? (index == 0 ? "old" : "new") : nil
+      let stats = try simulate(run, label: label)
+      reports.append(BalanceReport(stats: stats, pack: run.pack, population: population, seed: UInt64(seed)))
+    }
+    if reports.count == 2 {
+      let comparison = BalanceComparison(old: reports[0], new: reports[1])
+      if let html = args.value("html") {
+        try write(comparison.new.html, to: html)
+      }
+      print(
+        args.flag("json")
+          ? comparison.json.rendered(pretty: true) : args.flag("csv") ? comparison.csv : comparison.table,
+        terminator: args.flag("json") ? "\n" : "")
+      return
+    }
+    let report = reports[0]
+    if let html = args.value("html") { try write(report.html, to: html) }
+    if args.flag("json") {
+      print(report.json.rendered(pretty: true))
+    } else if args.flag("csv") {
+      print(report.csv, terminator: "")
+    } else {
+      print(report.table(personasPath: personasPath), terminator: "")
+    }
+  }
+
+  /// `PACK/balance/personas.lua` for a directory; beside the file otherwise.
+  static func defaultPersonas(for pack: String) -> String {
+    var isDirectory: ObjCBool = false
+    let directory =
+      FileManager.default.fileExists(atPath: pack, isDirectory: &isDirectory) && isDirectory.boolValue
+      ? pack : (pack as NSString).deletingLastPathComponent
+    return (directory.isEmpty ? "." : directory) + "/balance/personas.lua"
+  }
+
+  /// Runs the simulation on every core, with a progress bar on a terminal.
+  static func simulate(_ run: BalanceRun, label: String?) throws -> BalanceStats {
+    let progress = BalanceProgress(total: run.users, label: label)
+    defer { progress.finish() }
+    do {
+      return try run.runBlocking { progress.update($0) }
+    } catch {
+      throw Failure("\(error)")
+    }
+  }
+
+  static func exportTrace(_ spec: String, _ run: BalanceRun, users: Int) throws {
+    guard let colon = spec.firstIndex(of: ":"), let user = Int(spec[..<colon]), user >= 0, user < users else {
+      throw UsageError("--export-trace takes USER:FILE with USER from 0 to \(users - 1)")
+    }
+    let text = run.trace(user: user).map(\.jsonLine).joined(separator: "\n") + "\n"
+    try write(text, to: String(spec[spec.index(after: colon)...]))
+  }
+
+  static func write(_ text: String, to path: String) throws {
+    do {
+      try text.write(toFile: path, atomically: true, encoding: .utf8)
+    } catch {
+      throw Failure("cannot write \(path): \(error.localizedDescription)")
+    }
+  }
+}
+
+/// The progress bar of a balance run: on stderr, only when stderr is a terminal; safe
+/// from any worker.
+final class BalanceProgress: Sendable {
+  let total: Int
+  let label: String?
+  let enabled: Bool
+  private let shown = Locked(-1)
+
+  init(total: Int, label: String?) {
+    self.total = total
+    self.label = label
+    enabled = isatty(2) == 1
+  }
+
+  func update(_ done: Int) {
+    guard enabled, total > 0 else { return }
+    let percent = done * 100 / total
+    let show = shown.withLock { last -> Bool in
+      guard percent != last else { return false }
+      last = percent
+      return true
+    }
+    guard show else { return }
+    let width = 40
+    let filled = done * width / total
+    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+    let prefix = label.map { "\($0) " } ?? ""
+    FileHandle.standardError.write(Data("\r\(prefix)[\(bar)] \(percent)% of \(total) users".utf8))
+  }
+
+  func finish() {
+    if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+  }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+// `dwell balance --html`: the page's charts render in headless Chromium (a screenshot that is not blank).
+@testable import DwellBalance
+
+@Suite struct BalanceHTMLTests {
+  static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+  static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+  }
+  /// CI sets it (and installs Chromium), so the test cannot pass there by being skipped.
+  static let required = ProcessInfo.processInfo.environment["DWELL_REQUIRE_CHROMIUM"] == "1"
+
+  /// Reads a PNG (8-bit RGB or RGBA, as Chromium writes) and prints the number of pixels
+  /// of each chart colour and of any colour that is not white or near-white.
+  static let counter = """
+    import sys, zlib, struct
+    data = open(sys.argv[1], 'rb').read()
+    pos, idat, w, h, ctype = 8, b'', 0, 0, 0
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8]); body = data[pos + 8:pos + 8 + n]; pos += 12 + n
+        if kind == b'IHDR': w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+        elif kind == b'IDAT': idat += body
+    bpp = 4 if ctype == 6 else 3
+    raw, stride, prev, out = zlib.decompress(idat), w * bpp, bytearray(w * bpp), []
+    for y in range(h):
+        f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        out.append(line); prev = line
+    colours = {'blue': (0x1f, 0x77, 0xb4), 'orange': (0xff, 0x7f, 0x0e), 'green': (0x2c, 0xa0, 0x2c)}
+    counts = dict.fromkeys(colours, 0); ink = 0
+    for line in out:
+        for x in range(0, stride, bpp):
+            px = tuple(line[x:x + 3])
+            if min(px) < 230: ink += 1
+            for name, c in colours.items():
+                if all(abs(px[k] - c[k]) < 12 for k in range(3)): counts[name] += 1
+    print(w, h, ink, counts['blue'], counts['orange'], counts['green'])
+    """
+
+  @Test(
+    .enabled(
+      if: (chromium != nil && python != nil) || required,
+      "needs headless Chromium and python3 (CI installs Chromium and sets DWELL_REQUIRE_CHROMIUM=1)"))
+  func chartsRenderInChromium() async throws {
+    let chromium = try #require(Self.chromium, "Chromium is required here but not installed")
+    let python = try #require(Self.python, "python3 is required to read the screenshot")
+    let directory = TemporaryStore()
+    let population = try PersonaFile.parse(BalanceTests.personas, file: "personas.lua")
+    let pack = try BalancePack(path: BalanceTests.path("rules/learning"))
+    let run = BalanceRun(pack: pack, population: population, users: 12, days: 10, seed: 2, threads: 2)
+    let report = BalanceReport(stats: try await run.run(), pack: pack, population: population, seed: 2)
+    let page = directory.directory + "/balance.html"
+    try report.html.write(toFile: page, atomically: true, encoding: .utf8)
+    #expect(!report.html.contains("<script"), "the page must not need scripts")
+    #expect(!report.html.contains("http://") || report.html.contains("http://www.w3.org/2000/svg"))
+    let shot = directory.directory + "/shot.png"
+    let browser = try Subprocess.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1000,1500",
+        "--user-data-dir=" + directory.directory + "/profile", "--screenshot=" + shot, "file://" + page,
+      ], timeout: .seconds(120))
+    #expect(browser.status == 0, "chromium: \(browser.stderr.suffix(600))")
+    let counted = try Subprocess.run(python, ["-c", Self.counter, shot], timeout: .seconds(120))
+    #expect(counted.status == 0, "\(counted.stderr.suffix(600))")
+    let numbers = counted.stdout.split(separator: " ").compactMap {
+      Int($0.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+    try #require(numbers.count == 6, "\(counted.stdout)")
+    let (width, height, ink) = (numbers[0], numbers[1], numbers[2])
+    #expect(width == 1000 && height == 1500)
+    // Not blank: a real share of the page is drawn, in the charts' colours.
+    #expect(ink > width * height / 50, "only \(ink) drawn pixels")
+    #expect(numbers[3] > 500 && numbers[4] > 200, "chart colours (blue, orange, green): \(numbers[3...5])")
+  }
+}
