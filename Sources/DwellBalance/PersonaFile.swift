@@ -6,24 +6,23 @@ internal import Foundation
 /// Loads personas from a Lua file (`persona "casual" { ... }`), run in the same sandbox
 /// as rule packs. Fields are data: numbers, strings, tables and the distribution helpers.
 package enum PersonaFile {
-  /// The words a persona file may use beside the rule packs' `minutes`, `hours`, `days`.
-  static let prelude = """
-    local out, list = plugin "personas", {}
-    function persona(name)
-      if type(name) ~= "string" or name == "" then
-        error('persona needs a name, as in persona "casual" { ... }', 2)
-      end
-      return function(spec)
-        if type(spec) ~= "table" then error("persona '" .. name .. "' needs a table { ... }", 2) end
-        list[#list + 1] = { name = name, spec = spec }
-        out.publish("list", list)
-      end
-    end
-    function uniform(low, high) return { uniform = { low, high } } end
-    function normal(mean, deviation) return { normal = { mean, deviation } } end
-    function lognormal(median, spread) return { lognormal = { median, spread } } end
-    function poisson(mean) return { poisson = mean } end
-    """
+  /// The words a persona file may use beside the rule packs' `minutes`, `hours`, `days`:
+  /// locals on one line put before the file's first line, so that line numbers in errors
+  /// stay the file's own (each script of a pack has its own environment).
+  static let prelude =
+    [
+      "local __out, __list = plugin \"personas\", {}",
+      "local function persona(name)",
+      "if type(name) ~= \"string\" or name == \"\" then",
+      "error('persona needs a name, as in persona \"casual\" { ... }', 2) end",
+      "return function(spec)",
+      "if type(spec) ~= \"table\" then error(\"persona '\" .. name .. \"' needs a table { ... }\", 2) end",
+      "__list[#__list + 1] = { name = name, spec = spec }; __out.publish(\"list\", __list) end end",
+      "local function uniform(low, high) return { uniform = { low, high } } end",
+      "local function normal(mean, deviation) return { normal = { mean, deviation } } end",
+      "local function lognormal(median, spread) return { lognormal = { median, spread } } end",
+      "local function poisson(mean) return { poisson = mean } end",
+    ].joined(separator: " ") + " "
 
   /// Loads the personas of the Lua file at `path`.
   ///
@@ -37,7 +36,7 @@ package enum PersonaFile {
 
   /// Parses persona-file text; `file` names it in errors.
   package static func parse(_ text: String, file: String) throws(RuleError) -> Population {
-    let pack = try LuaRulePack(scripts: [("(persona words)", prelude), (file, text)])
+    let pack = try LuaRulePack(scripts: [(file, prelude + text)])
     if let rule = pack.rules.first {
       throw RuleError("\(file): declares rule '\(rule.id)'; a persona file declares personas only")
     }
