@@ -4,6 +4,8 @@
 //   swift run -c release dwell-bench --json     # one JSON object
 //   swift run -c release dwell-bench --quick    # tiny sizes (a smoke run for CI)
 //   swift run -c release dwell-bench --scale 10 # the store at 10x: 10 heavy years, 10M visits
+//
+// Helpers are in Measuring.swift; the simulation figures (`dwell balance`) in Simulation.swift.
 import CSQLite
 @_spi(Benchmarks) @_spi(Testing) import Dwell
 import DwellLua
@@ -29,38 +31,6 @@ let screensCount = 50
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-
-let system = SystemMonotonicClock()
-func now() -> Int64 { system.now().nanoseconds }
-
-/// Median and 99th percentile of per-operation costs, measured in batches of `batch`;
-/// `between` runs after each sample, untimed.
-func measure(samples: Int, batch: Int = 1, between: () -> Void = {}, _ body: () -> Void) -> (
-  median: Double, p99: Double
-) {
-  var costs: [Double] = []
-  costs.reserveCapacity(samples)
-  for sample in 0..<samples {
-    let start = now()
-    for _ in 0..<batch { body() }
-    costs.append(Double(now() - start) / Double(batch))
-    if sample % 10 == 0 { between() }
-  }
-  costs.sort()
-  return (costs[costs.count / 2], costs[min(costs.count - 1, costs.count * 99 / 100)])
-}
-
-/// Peak resident memory so far, in MiB.
-func peakMiB() -> Double {
-  var usage = rusage()
-  #if canImport(Darwin)
-    getrusage(RUSAGE_SELF, &usage)
-    return Double(usage.ru_maxrss) / 1_048_576
-  #else
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return Double(usage.ru_maxrss) / 1024
-  #endif
-}
 
 @MainActor func log(_ text: String) {
   if !json { FileHandle.standardError.write(Data(("\(text) (peak so far \(Int(peakMiB())) MiB)\n").utf8)) }
@@ -279,6 +249,11 @@ report("replay_events_per_s", eventsPerSecond, "events/s")
 
 let peak = peakMiB()
 report("peak_rss_mb", peak, "MiB", target: "≤ 64", pass: peak <= 64)
+
+// MARK: Simulation (`dwell balance`), after the peak above: it has its own memory figure
+
+try simulationFigures(
+  quick: quick, packs: packPath.replacingOccurrences(of: "/rules/learning", with: "/rules"), scratch: directory)
 
 // MARK: Output
 

@@ -68,10 +68,14 @@ struct RuleBook {
   mutating func evaluate(at m: Int64, _ accountant: inout Accountant) -> [UnlockRecord] {
     let credited = accountant.takeCreditedDays()
     if !credited.isEmpty {
-      for key in Array(qualifiers.keys) {
-        guard let tally = Self.tally(for: key.screen, in: accountant) else { continue }
-        for day in credited where qualifiers[key]?.qualifies(tally.nanos(on: day)) == true {
-          qualifiers[key]?.insert(day)
+      // Every event while accruing credits today: skip days a qualifier has already, and
+      // read the day's figure in place (copying a tally retains its dictionary).
+      for index in qualifiers.indices {
+        let qualifier = qualifiers.values[index]
+        for day in credited where !qualifier.days.contains(day.ordinal) {
+          if qualifier.qualifies(Self.nanos(of: qualifier.key.screen, on: day, in: accountant)) {
+            qualifiers.values[index].insert(day)
+          }
         }
       }
     }
@@ -204,46 +208,59 @@ struct RuleBook {
   /// assuming no event comes first; `nil` when only an event can change anything.
   func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
     guard !waiting.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
-    let deadline = accountant.idleDeadline
     let span = accountant.span(at: m)
-    var best: Int64 = .max
-    func consider(_ candidate: Int64) {
-      if candidate > m, candidate <= deadline, candidate < best { best = candidate }
-    }
-    func visit(_ condition: Condition) {
-      switch condition {
-      case .appTime(let d):
-        let have = accountant.app.nanos
-        if have < d.nanoseconds { consider(m + (d.nanoseconds - have)) }
-      case .screenTime(let name, let d):
-        guard Self.isAccruing(name, accountant, m) else { return }
-        let have = Self.nanos(of: name, in: accountant)
-        if have < d.nanoseconds { consider(m + (d.nanoseconds - have)) }
-      case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
-        guard Self.isAccruing(screen, accountant, m) else { return }
-        consider(span.end)
-        let need = minimum?.nanoseconds ?? 0
-        let have = Self.nanos(of: screen, on: span.day, in: accountant)
-        if need > 0, have < need { consider(m + (need - have)) }
-      case .all(let parts), .any(let parts):
-        parts.forEach(visit)
-      case .check:
-        let have = accountant.app.nanos
-        consider(m + (tick - have % tick))
-      case .visits, .sessions:
-        return
-      }
-    }
+    var wake = Wake(m: m, deadline: accountant.idleDeadline, span: span)
     var anyCheck = false
     for index in waiting {
       if checkOnly[index] {
         anyCheck = true
       } else {
-        visit(rules[index].condition)
+        Self.visit(rules[index].condition, &wake, tick, accountant)
       }
     }
-    if wantsTicks || anyCheck { consider(m + (tick - accountant.app.nanos % tick)) }
-    return best == .max ? nil : best
+    if wantsTicks || anyCheck { wake.consider(m + (tick - accountant.app.nanos % tick)) }
+    return wake.best == .max ? nil : wake.best
+  }
+
+  /// The earliest wake found so far, after `m` and by the idle deadline.
+  private struct Wake {
+    let m: Int64
+    let deadline: Int64
+    let span: (day: Day, start: Int64, end: Int64)
+    var best: Int64 = .max
+
+    mutating func consider(_ candidate: Int64) {
+      if candidate > m, candidate <= deadline, candidate < best { best = candidate }
+    }
+  }
+
+  // Static, with the accountant borrowed: a nested function capturing it copied it.
+  private static func visit(
+    _ condition: Condition, _ wake: inout Wake, _ tick: Int64, _ accountant: borrowing Accountant
+  ) {
+    let m = wake.m
+    switch condition {
+    case .appTime(let d):
+      let have = accountant.app.nanos
+      if have < d.nanoseconds { wake.consider(m + (d.nanoseconds - have)) }
+    case .screenTime(let name, let d):
+      guard isAccruing(name, accountant, m) else { return }
+      let have = nanos(of: name, in: accountant)
+      if have < d.nanoseconds { wake.consider(m + (d.nanoseconds - have)) }
+    case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
+      guard isAccruing(screen, accountant, m) else { return }
+      wake.consider(wake.span.end)
+      let need = minimum?.nanoseconds ?? 0
+      let have = nanos(of: screen, on: wake.span.day, in: accountant)
+      if need > 0, have < need { wake.consider(m + (need - have)) }
+    case .all(let parts), .any(let parts):
+      for part in parts { visit(part, &wake, tick, accountant) }
+    case .check:
+      let have = accountant.app.nanos
+      wake.consider(m + (tick - have % tick))
+    case .visits, .sessions:
+      return
+    }
   }
 }
 

@@ -1,0 +1,61 @@
+// dwell-bench's simulation figures: the engine in memory against replay on SQLite, and `dwell balance` at scale.
+import Dwell
+import DwellBalance
+import DwellTesting
+import Foundation
+
+/// A heavy user for a year: six sessions a day, a touch every few seconds.
+let heavyPersona = """
+  local screens = {
+    Home = { stay = lognormal(20, 0.5), next = { Lessons = 3, Quiz = 1 } },
+    Lessons = { stay = lognormal(120, 0.6), next = { Home = 1, Quiz = 1, Lessons = 2 } },
+    Quiz = { stay = uniform(30, 90), next = { Home = 1, Lessons = 1 } },
+  }
+  persona "heavy" { daily = 0.95, comeback = 0.9, sessions = poisson(6), sessionLength = lognormal(minutes(15), 0.4),
+                    touches = lognormal(4, 0.5), screens = screens, start = "Home", churn = 0 }
+  """
+
+/// The simulation figures, reported through `report`.
+@MainActor func simulationFigures(quick: Bool, packs: String, scratch: URL) throws {
+  // The same generated year, in memory and through `dwell replay`'s SQLite store.
+  log("simulation: a year in memory and on SQLite...")
+  let heavy = try PersonaFile.parse(heavyPersona, file: "heavy.lua")
+  let declarative = try BalancePack(path: packs + "/learning/unlocks.lua")
+  let year = BalanceRun(pack: declarative, population: heavy, users: 1, days: quick ? 30 : 365, seed: 7)
+  let trace = year.trace(user: 0)
+  let configuration = try declarative.configuration(base: Engine.Configuration())
+  var best = Double.infinity
+  for _ in 0..<(quick ? 1 : 5) {
+    let start = now()
+    _ = try UserRun.replay(trace, configuration: configuration)
+    best = min(best, Double(now() - start) / 1e9)
+  }
+  let memoryRate = Double(trace.count) / best
+  report("sim_events_per_s", memoryRate, "events/s", target: "≥ 1000000", pass: memoryRate >= 1_000_000)
+  let replayStart = now()
+  _ = try Replayer(storePath: scratch.appendingPathComponent("year.sqlite").path, configuration: configuration).run(
+    trace)
+  let replayRate = Double(trace.count) / (Double(now() - replayStart) / 1e9)
+  report("sim_same_trace_replay_sqlite_events_per_s", replayRate, "events/s")
+  report("sim_trace_events", Double(trace.count), "events")
+
+  // The learning pack (a scripted check, a tick plugin) and a declarative pack at scale.
+  let personas = try PersonaFile.load(packs + "/learning/balance/personas.lua")
+  let learning = try BalancePack(path: packs + "/learning")
+  let cores = ProcessInfo.processInfo.activeProcessorCount
+  for (name, pack, users, target) in [
+    ("learning", learning, quick ? 40 : 1000, 30.0), ("declarative", declarative, quick ? 400 : 10_000, 20.0),
+  ] {
+    log("balance: \(name), \(users) users x 90 days on \(cores) cores...")
+    let run = BalanceRun(pack: pack, population: personas, users: users, days: quick ? 14 : 90, seed: 1)
+    let start = now()
+    _ = try run.runBlocking()
+    let seconds = Double(now() - start) / 1e9
+    report("balance_\(name)_users_per_s", Double(users) / seconds, "users/s")
+    report(
+      "balance_\(name)_\(users)x90_s", seconds, "s", target: quick ? nil : "< \(Int(target))",
+      pass: quick ? nil : seconds < target)
+  }
+  let peak = peakMiB()
+  report("balance_peak_rss_mb", peak, "MiB", target: "≤ 256", pass: peak <= 256)
+}
