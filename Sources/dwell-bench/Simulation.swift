@@ -36,7 +36,7 @@ let heavyPersona = """
   _ = try Replayer(storePath: scratch.appendingPathComponent("year.sqlite").path, configuration: configuration).run(
     trace)
   let replayRate = Double(trace.count) / (Double(now() - replayStart) / 1e9)
-  report("sim_same_trace_replay_sqlite_events_per_s", replayRate, "events/s")
+  report("sim_replay_sqlite_events_per_s", replayRate, "events/s")
   report("sim_trace_events", Double(trace.count), "events")
 
   // The learning pack (a scripted check, a tick plugin) and a declarative pack at scale.
@@ -44,16 +44,17 @@ let heavyPersona = """
   let learning = try BalancePack(path: packs + "/learning")
   let cores = ProcessInfo.processInfo.activeProcessorCount
   for (name, pack, users, target) in [
-    ("learning", learning, quick ? 40 : 1000, 30.0), ("declarative", declarative, quick ? 400 : 10_000, 20.0),
+    ("learning", learning, quick ? 40 : 1000, 30.0), ("decl", declarative, quick ? 400 : 10_000, 20.0),
   ] {
     log("balance: \(name), \(users) users x 90 days on \(cores) cores...")
-    let run = BalanceRun(pack: pack, population: personas, users: users, days: quick ? 14 : 90, seed: 1)
+    let days = quick ? 14 : 90
+    let run = BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1)
     let start = now()
     _ = try run.runBlocking()
     let seconds = Double(now() - start) / 1e9
     report("balance_\(name)_users_per_s", Double(users) / seconds, "users/s")
     report(
-      "balance_\(name)_\(users)x90_s", seconds, "s", target: quick ? nil : "< \(Int(target))",
+      "balance_\(name)_\(users)x\(days)_s", seconds, "s", target: quick ? nil : "< \(Int(target))",
       pass: quick ? nil : seconds < target)
   }
   let peak = peakMiB()
