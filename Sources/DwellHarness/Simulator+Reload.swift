@@ -52,13 +52,10 @@ extension Simulator {
       }
       return
     }
-    if poller == nil {
-      poller = RuleWatcher(path: path) { [weak self] result in self?.applyReload(result) }
-    }
     poller?.checkNow()
   }
 
-  private func applyReload(_ result: Result<RuleSource, RuleError>) {
+  func applyReload(_ result: Result<RuleSource, RuleError>) {
     switch result {
     case .success(let fresh):
       source = fresh

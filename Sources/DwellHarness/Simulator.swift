@@ -126,6 +126,8 @@ public final class Simulator: @unchecked Sendable {
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("dwell-sim-\(UUID().uuidString).sqlite").path
     wall = ManualWallClock(clock: clock, wall: options.start, timeZone: options.timeZone)
     if let path = options.rulesPath {
+      // Watching starts before loading, so a save made at any time after is seen.
+      poller = RuleWatcher(path: path) { [weak self] result in self?.applyReload(result) }
       do {
         source = try RuleSource.load(path)
       } catch {

@@ -157,6 +157,17 @@ import Testing
     #expect(reloaded < unlocked)
   }
 
+  /// A save made before the first command is not missed.
+  @Test func anEditBeforeTheFirstCommandReloads() throws {
+    let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(10) } }"#)
+    let sim = try Self.sim(dir)
+    try #"unlock "a" { when = { screen = "Lessons", seconds = minutes(15) } }"#.write(
+      toFile: dir.directory + "/pack.lua", atomically: true, encoding: .utf8)
+    try sim.perform("touch")
+    #expect(Self.text(sim).contains("Rules reloaded: 1 rule"))
+    #expect(sim.execute("rules").contains("of 15 min in Lessons"))
+  }
+
   @Test func pluginAwardsAreLogged() throws {
     let dir = try Self.pack(
       #"local p = plugin "welcome" p.on("session_start", function(u) p.award(5, "daily login") end)"#)
