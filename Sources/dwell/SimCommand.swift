@@ -66,6 +66,8 @@ enum SimCommand {
     run: run)
 
   static func run(_ args: Arguments) throws {
+    // A reader that goes away (a closed pipe) must not kill the sim before it cleans up.
+    signal(SIGPIPE, SIG_IGN)
     let simulator: Simulator
     do {
       simulator = try Simulator(options: try options(args))
@@ -164,7 +166,7 @@ enum SimCommand {
       screen.draw(answer: command.isEmpty ? "" : simulator.execute(command))
     }
     for source in sources { source.cancel() }
-    FileHandle.standardOutput.write(Data("\n".utf8))
+    Terminal.write("\n")
   }
 }
 
@@ -188,7 +190,7 @@ final class LogPrinter: @unchecked Sendable {
 
   func write(_ text: String) { lock.withLock { put(text) } }
 
-  private func put(_ text: String) { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+  private func put(_ text: String) { Terminal.write(text + "\n") }
 }
 
 /// The interactive screen: the view above, the last answer, the prompt; redrawn after each
@@ -226,7 +228,7 @@ final class LiveScreen: @unchecked Sendable {
       }
       let view = simulator.render(width: width, height: max(1, height - 1 - shown.count), color: color)
       let text = "\u{1B}[H\u{1B}[2J" + ([view] + shown).joined(separator: "\n") + "\n> "
-      FileHandle.standardOutput.write(Data(text.utf8))
+      Terminal.write(text)
     }
   }
 }

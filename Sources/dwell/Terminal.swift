@@ -25,6 +25,28 @@ enum Terminal {
     return (80, 24)
   }
 
+  /// Writes `text` to standard output, unbuffered; a terminal or pipe that has gone (EIO,
+  /// EPIPE) is not an error worth dying for, so the caller can still clean up.
+  static func write(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { raw in
+        #if canImport(Glibc)
+          Glibc.write(1, raw.baseAddress, raw.count)
+        #else
+          Darwin.write(1, raw.baseAddress, raw.count)
+        #endif
+      }
+      if written > 0 {
+        bytes = bytes.dropFirst(written)
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return
+      }
+    }
+  }
+
   /// Runs `handler` on `queue` whenever `signal` arrives, instead of its default action.
   /// Keep the returned source alive as long as the handling should last.
   static func on(_ signal: Int32, queue: DispatchQueue, _ handler: @escaping @Sendable () -> Void)

@@ -1,5 +1,6 @@
 import Dwell
 import DwellLua
+import Foundation
 import Testing
 
 /// Every mistake a designer makes in a pack gets one exact message: the file, the line,
@@ -115,5 +116,19 @@ import Testing
     } throws: { error in
       (error as? RuleError)?.description == message
     }
+  }
+
+  /// The same message from `dwell rules check` and from `dwell sim` at start.
+  @Test func theToolsPrintTheSameMessage() throws {
+    let dir = TemporaryStore()
+    let (pack, message) = Self.cases[2]
+    let path = try CommandLineTests.write(pack, to: dir, name: "p.lua")
+    let expected = message.replacingOccurrences(of: "p.lua:", with: path + ":")
+    let check = try CommandLineTests.dwell(["rules", "check", path])
+    #expect(check.status == 1)
+    #expect(check.stderr == "dwell: invalid rules: \(expected)\n")
+    let sim = try CommandLineTests.dwell(["sim", "--rules", path, "--script", "-"])
+    #expect(sim.status == 1)
+    #expect(sim.stderr == "dwell: the rules do not load: \(expected)\n")
   }
 }

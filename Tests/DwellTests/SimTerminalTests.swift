@@ -166,4 +166,30 @@ import Testing
     }
     #expect(left.isEmpty)
   }
+
+  /// Closing the terminal (SIGHUP) also removes the temporary store.
+  @Test(
+    .enabled(
+      if: FileManager.default.isExecutableFile(atPath: tmuxPath), "tmux runs the sim in a real pty; CI installs it"))
+  func closingTheTerminalRemovesTheStore() throws {
+    let dir = TemporaryStore()
+    let tmux = Tmux()
+    try tmux([
+      "new-session", "-d", "-s", "sim", "-x", "80", "-y", "24",
+      "TMPDIR=\(dir.directory) \(Self.dwell) sim \(Self.fixed)",
+    ])
+    try tmux(["send-keys", "-t", "sim", "open Lessons", "Enter"])
+    #expect(try tmux.screen(waitingFor: "Opened Lessons").contains("Opened Lessons"))
+    func left() throws -> [String] {
+      try FileManager.default.contentsOfDirectory(atPath: dir.directory).filter { $0.hasPrefix("dwell-sim-") }
+    }
+    #expect(try !left().isEmpty)
+    try tmux(["kill-session", "-t", "sim"])
+    var remaining = try left()
+    for _ in 0..<100 where !remaining.isEmpty {
+      Thread.sleep(forTimeInterval: 0.05)
+      remaining = try left()
+    }
+    #expect(remaining.isEmpty)
+  }
 }
