@@ -140,11 +140,8 @@ import Testing
     #expect(!run.stdout.contains("\u{1B}["))  // no colour when not a terminal
   }
 
-  @Test func theInteractiveHarnessInATerminal() throws {
-    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
-      Issue.record("tmux is not installed (apt-get install tmux); .ci/run installs it")
-      return
-    }
+  @Test(.enabled(if: TestEnvironment.hasTmux, "tmux runs the harness in a real terminal; CI installs it"))
+  func theInteractiveHarnessInATerminal() throws {
     let dir = TemporaryStore()
     let rules = try CommandLineTests.write(
       #"unlock "bonus" { title = "Bonus", when = { screen = "Lessons", seconds = minutes(30) } }"#, to: dir,

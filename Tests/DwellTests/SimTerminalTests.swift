@@ -113,7 +113,7 @@ import Testing
   /// header stays on the first row), at 60x20, 80x24 and 120x40, redrawn on each resize.
   @Test(
     .enabled(
-      if: FileManager.default.isExecutableFile(atPath: tmuxPath), "tmux runs the sim in a real pty; CI installs it"))
+      if: TestEnvironment.hasTmux, "tmux runs the sim in a real pty; CI installs it"))
   func theLiveViewFitsEverySizeAndRedrawsOnResize() throws {
     let dir = TemporaryStore()
     let rules = try CommandLineTests.write(

@@ -35,16 +35,20 @@
             self?.refresh()
           }
         })
+      // The streams are made here, not in the tasks: a task starts later, and an unlock in
+      // between would be missed.
+      let unlocks = tracker.unlocks()
+      let notifications = tracker.notifications()
       tasks.append(
-        Task { [weak self, tracker] in
-          for await unlock in tracker.unlocks() {
+        Task { [weak self] in
+          for await unlock in unlocks {
             self?.lastUnlock = unlock
             self?.refresh()
           }
         })
       tasks.append(
-        Task { [weak self, tracker] in
-          for await note in tracker.notifications() { self?.lastNotification = note }
+        Task { [weak self] in
+          for await note in notifications { self?.lastNotification = note }
         })
     }
 

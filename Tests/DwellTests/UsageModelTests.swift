@@ -1,0 +1,57 @@
+import Dwell
+import DwellTesting
+import Foundation
+import Observation
+import Testing
+
+/// `UsageModel`: SwiftUI's view of a tracker. Reading a figure makes an observer depend on
+/// it; a refresh or an unlock notifies the observer; figures are the tracker's.
+@MainActor @Suite struct UsageModelTests {
+  static func simulation() -> TrackerSimulation {
+    var configuration = Tracker.Configuration()
+    configuration.rules = [Rule("bonus", when: .screenTime("Lessons", .minutes(5)))]
+    return TrackerSimulation(configuration: configuration)
+  }
+
+  @Test func figuresAreTheTrackers() {
+    let sim = Self.simulation()
+    let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
+    sim.use("Lessons", for: .minutes(3))
+    #expect(model.time(.screen("Lessons")) == .minutes(3))
+    #expect(model.time() == sim.tracker.time())
+    #expect(!model.isUnlocked("bonus"))
+    #expect(model.progress(of: "bonus")?.isUnlocked == false)
+    #expect(model.progress(of: DailyGoal(.screen("Lessons"), .minutes(10))).summary == "3 min of 10 min")
+    #expect(model.currentStreak() == 1)
+    #expect(model.points == 0)
+  }
+
+  /// An observer that read a figure is told when the model refreshes.
+  @Test func readingAFigureObservesTheRefresh() {
+    let sim = Self.simulation()
+    let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
+    let changed = Locked(false)
+    withObservationTracking {
+      _ = model.time(.screen("Lessons"))
+    } onChange: {
+      changed.withLock { $0 = true }
+    }
+    #expect(!changed.withLock { $0 })
+    model.refresh()
+    #expect(changed.withLock { $0 })
+  }
+
+  /// An unlock reaches the model (for a celebration banner) and refreshes its figures.
+  @Test func anUnlockIsDeliveredAndRefreshes() async throws {
+    let sim = Self.simulation()
+    let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
+    let revision = model.revision
+    sim.use("Lessons", for: .minutes(6))
+    for _ in 0..<500 where model.lastUnlock == nil {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(model.lastUnlock?.rule == "bonus")
+    #expect(model.revision > revision)
+    #expect(model.isUnlocked("bonus"))
+  }
+}
