@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <limits.h>
+#include <ctype.h>
 
 /*
  * Wrappers for the Lua C API macros Swift cannot import, plus three pieces that must be
@@ -303,8 +304,11 @@ static void dwell_lua_bound(lua_State *L, const char *table, const char *name, i
   lua_pop(L, 1);
 }
 
+#include "match.h"
+
 /// Wraps the library functions whose C loops run long in one call (before scripts run).
 static inline void dwell_lua_bound_libraries(lua_State *L) {
+  dwell_lua_bound_patterns(L);
   static const char *bytes[] = {"string", "upper", "string", "lower", "string", "reverse", "string", "sub",
                                 "string", "format", "string", "byte", "utf8", "len", "utf8", "offset", 0};
   for (int i = 0; bytes[i]; i += 2) dwell_lua_bound(L, bytes[i], bytes[i + 1], DWELL_BYTES, 0);

@@ -1,7 +1,8 @@
 // Fuzz targets for the parsers that read input from outside: traces and rules.
 //
 //   scripts/fuzz trace 60     # libFuzzer for 60 s on the trace parser
-//   scripts/fuzz rules 60     # ... on the JSON and Lua rules parsers
+//   scripts/fuzz rules 60     # ... on the JSON and Lua rules parsers, and the scripts run:
+//                             # checks and plugins for a few ticks, under small limits
 //
 // Built normally, this is a tiny executable that runs one input file through the
 // targets (so the target always compiles); scripts/fuzz builds it with -sanitize=fuzzer.
@@ -17,8 +18,7 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
   switch ProcessInfo.processInfo.environment["DWELL_FUZZ_TARGET"] ?? "trace" {
   case "rules":
     _ = try? Rule.parseJSON(text)
-    _ = try? LuaRulePack(
-      scripts: [("fuzz.lua", text)], limits: ScriptLimits(memory: 1 << 20, instructionsPerCall: 100_000))
+    if let pack = try? LuaRulePack(scripts: [("fuzz.lua", text)], limits: scriptLimits) { runScripts(pack) }
   default:
     if let events = try? TraceParser.parse(text), events.count < 2_000 {
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-fuzz-\(getpid())")
@@ -29,6 +29,34 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
       Store.removeFiles(at: store)
     }
   }
+}
+
+/// Small limits, so that one input runs in milliseconds.
+let scriptLimits = ScriptLimits(
+  memory: 1 << 20, instructionsPerCall: 100_000, instructionsPerTick: 400_000, timePerCall: .milliseconds(50),
+  timePerTick: .milliseconds(100))
+
+/// Runs a pack's checks and plugins for a few ticks of a manual clock, with visits, host
+/// values and functions: whatever the script does, the host must come back.
+func runScripts(_ pack: LuaRulePack) {
+  let clock = ManualClock()
+  pack.setHostValue("value", .array([.number(1, literal: "1"), .string("x")]))
+  pack.setHostFunction("echo") { $0.first ?? .null }
+  pack.restore(states: ["lua:fuzz/fuzz": #"{"a":[1,{"b":2}]}"#])
+  guard
+    let engine = try? Engine(
+      store: Store(path: ":memory:"),
+      configuration: .init(rules: pack.rules, listeners: pack.plugins.isEmpty ? [] : [pack]), clock: clock,
+      wallClock: ManualWallClock(clock: clock), scheduler: clock)
+  else { return }
+  engine.record(.active)
+  for second in 0..<3 {
+    engine.record(.appear(screen: "S\(second % 2)", id: ScreenInstance("\(second)")))
+    clock.advance(by: .seconds(1))
+  }
+  engine.terminate()
+  _ = pack.diagnostics
+  _ = pack.published
 }
 
 #if FUZZING

@@ -1,4 +1,5 @@
 // Hostile checks that try to run for ever: each is stopped, named, and the host goes on.
+import Dwell
 import Testing
 
 @testable import DwellLua
@@ -61,6 +62,74 @@ private let budget = "instruction budget exceeded (200000 instructions per call)
   ])
   func libraryLoopsAreChargedByTheirWork(_ hostile: Hostile) throws {
     try hostile.check()
+  }
+
+  @Test(arguments: [
+    check("local s = string.rep('a', 2e4) return s:find(string.rep('.-', 12) .. 'b')", budget),
+    check("local s = string.rep('a', 2e4) return s:match(string.rep('a*', 10) .. 'b')", budget),
+    check("local s = string.rep('a', 2e4) for w in s:gmatch('(a-)%1b') do end", budget),
+    check("local s = string.rep('(', 3e4) for i = 1, 1e9 do s:find('%b()') end", budget),
+    check("local s = string.rep('a', 2e4) return s:gsub('.-.-.-b', 'x')", budget),
+    check("local s = string.rep('a', 1e5) while true do s:find('ab', 1, true) end", budget),
+    check("local s = string.rep('a', 1e5) while true do s:find('aaaaaaaab') end", budget),
+    check("local s = string.rep('x', 1e4) return s:gsub('x', string.rep('%0', 1e4))", budget),
+    check(
+      "local s = string.rep('a', 300) return s:find(string.rep('a?', 300) .. string.rep('a', 300))",
+      "pattern too complex"),
+  ])
+  func patternMatchingChargesEveryStep(_ hostile: Hostile) throws {
+    try hostile.check()
+  }
+
+  @Test func patternsStillMatchAsInLua() throws {
+    // The bounded matcher against results of Lua 5.4's own (checked over 7,000 cases).
+    let script = #"""
+      local r = {}
+      local function put(...)
+        local t = table.pack(...)
+        for i = 1, t.n do t[i] = tostring(t[i]) end
+        r[#r + 1] = table.concat(t, "|", 1, t.n)
+      end
+      put(string.find("hello world", "o w"))
+      put(string.find("hello world", "l+"))
+      put(string.match("  key = value  ", "%s*(%w+)%s*=%s*(%w+)"))
+      put(string.match("f(a(b)c)d", "%b()"))
+      put(string.find("THE (quick) fox", "%f[%a]%a+", 5))
+      put(string.gsub("hello world", "(o)", "[%1]"))
+      put(string.gsub("abc", "", "-"))
+      put(string.match("hello", "()ll()"))
+      put(string.gsub("abc", "%w", { a = "1", b = false }))
+      for k, v in string.gmatch("x=1, y=22", "(%w+)=(%w+)") do put(k, v) end
+      put(pcall(string.find, "x", "[a"))
+      return table.concat(r, "\n")
+      """#
+    let pack = try LuaRulePack(
+      scripts: [
+        (
+          "p.lua",
+          "local f = function() \(script) end local p = plugin 'p' "
+            + "p.on('screen_enter', function() p.publish('r', f()) end)"
+        )
+      ])
+    let rig = Rig(configuration: .init(listeners: [pack]))
+    let engine = try rig.launch()
+    engine.record(.active)
+    engine.record(.appear(screen: "S", id: .init("s")))
+    let expected = """
+      5|7
+      3|4
+      key|value
+      (a(b)c)
+      6|10
+      hell[o] w[o]rld|2
+      -a-b-c-|4
+      3|5
+      1bc|3
+      x|1
+      y|22
+      false|malformed pattern (missing ']')
+      """
+    #expect(pack.published["p"]?["r"] == .string(expected), "\(pack.diagnostics)")
   }
 
   @Test func aPackOfManyChecksSharesOneBudgetPerTick() throws {
