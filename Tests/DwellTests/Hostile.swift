@@ -45,10 +45,11 @@ struct Hostile: CustomTestStringConvertible, Sendable {
   /// unlocking, memory under 64 MB and each tick well under a second.
   @discardableResult
   static func run(
-    _ bad: String, seconds: Int = 4, limits: ScriptLimits = limits, extra: [(String, String)] = [],
+    _ bad: String, seconds: Int = 4, limits: ScriptLimits = limits, host: (LuaRulePack) -> Void = { _ in },
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> Outcome {
-    let pack = try LuaRulePack(scripts: [("bad.lua", bad), ("good.lua", good)] + extra, limits: limits)
+    let pack = try LuaRulePack(scripts: [("bad.lua", bad), ("good.lua", good)], limits: limits)
+    host(pack)
     let rig = Rig(configuration: .init(rules: pack.rules, listeners: pack.plugins.isEmpty ? [] : [pack]))
     let engine = try rig.launch()
     let clock = ContinuousClock()
