@@ -1,4 +1,4 @@
-// One sandboxed Lua 5.4 state: opening it from an allow-list and calling into it within its limits.
+// One sandboxed Lua 5.4 state: opened from an allow-list, with its registry and host-facing helpers.
 internal import CLua
 internal import Dwell
 
@@ -12,7 +12,7 @@ internal import Dwell
 final class LuaState {
   let L: OpaquePointer
   let limits: ScriptLimits
-  private let c: UnsafeMutablePointer<dwell_lua_limits>
+  let c: UnsafeMutablePointer<dwell_lua_limits>
   /// Lines scripts printed, newest last (bounded), and whether some were cut or dropped.
   var printed: [String] = []
   var printTruncated = false
@@ -47,15 +47,19 @@ final class LuaState {
   var dispatchRef: Int32 = 0
   var getStateRef: Int32 = 0
   var setStateRef: Int32 = 0
-  private var newEnvironmentRef: Int32 = 0
+  var newEnvironmentRef: Int32 = 0
   private(set) var hostRef: Int32 = 0
 
   /// The tick (second of the clock) being spent, and what the pack spent in it so far.
-  private var window: Int64 = .min
-  private(set) var tickWork: Int64 = 0
-  private var tickNanos: Int64 = 0
+  var window: Int64 = .min
+  var tickWork: Int64 = 0
+  var tickNanos: Int64 = 0
   /// Work the last call did.
-  private(set) var lastWork: Int64 = 0
+  var lastWork: Int64 = 0
+  /// Checks and plugins in the pack: each call gets at most its share of the tick's budget.
+  var callables = 1
+  /// What the armed allowance is per, as last copied into the C limits.
+  var currentUnit = ""
 
   /// Creates a state and runs the prelude; `definitions` become the prelude's
   /// `__dwell_<name>` functions.
@@ -121,139 +125,6 @@ final class LuaState {
     dispatchRef = reference()
   }
 
-  // MARK: Running scripts
-
-  /// Starts the tick of `instant` (one second of the clock): the pack's budget per tick
-  /// is spent afresh from there.
-  @discardableResult
-  func enterTick(_ instant: MonotonicInstant) -> Bool {
-    let tick = instant.nanoseconds / 1_000_000_000
-    guard tick != window else { return false }
-    window = tick
-    tickWork = 0
-    tickNanos = 0
-    return true
-  }
-
-  /// Whether the pack spent its budget for the current tick.
-  var tickSpent: Bool {
-    tickWork >= Int64(limits.instructionsPerTick)
-      || tickNanos >= ScriptLimits.milliseconds(limits.timePerTick) * 1_000_000
-  }
-
-  /// ``protectedCall(arguments:results:)`` with `usage` readable through `u.screen(name)`
-  /// for the length of the call, and not a moment longer.
-  func protectedCall(arguments: Int32, results: Int32, usage: UsageView) throws(ScriptError) {
-    try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
-      current = pointer
-      defer { current = nil }
-      try protectedCall(arguments: arguments, results: results)
-    }
-  }
-
-  /// Calls the function below `arguments` values on the stack as script code, under the
-  /// budget, the time backstop and the memory cap. Results are left on the stack only
-  /// when it succeeds; a call stopped by a limit fails even if the script caught the error.
-  func protectedCall(arguments: Int32, results: Int32) throws(ScriptError) {
-    let perCall = Int64(limits.instructionsPerCall)
-    let perTick = Int64(limits.instructionsPerTick)
-    let share = perTick / Int64(max(callables, 1))
-    let leftInTick = max(perTick - tickWork, 0)
-    let allowance = min(perCall, share, leftInTick)
-    let unit =
-      allowance == leftInTick && leftInTick < min(perCall, share)
-      ? "tick for the pack"
-      : share < perCall ? "call: the pack's \(perTick) per tick shared by \(callables) checks and plugins" : "call"
-    setUnit(unit)
-    let perCallTime = ScriptLimits.milliseconds(limits.timePerCall)
-    let leftTime = max(ScriptLimits.milliseconds(limits.timePerTick) - tickNanos / 1_000_000, 1)
-    dwell_lua_arm(L, c, allowance, unit == "tick for the pack" ? 1 : 0, min(perCallTime, leftTime))
-    let start = dwell_lua_monotonic_ns()
-    c.pointee.enforce = 1
-    let status = dwell_lua_pcall(L, arguments, results, 0)
-    c.pointee.enforce = 0
-    lastWork = allowance - max(c.pointee.budget, 0)
-    tickWork += lastWork
-    tickNanos += dwell_lua_monotonic_ns() - start
-    let exhausted = c.pointee.exhausted
-    if exhausted != 0, status == dwell_lua_ok() { dwell_lua_pop(L, results) }
-    guard status != dwell_lua_ok() || exhausted != 0 else { return }
-    var error = ScriptError(status == dwell_lua_ok() ? "" : describe(-1))
-    if status != dwell_lua_ok() { dwell_lua_pop(L, 1) }
-    if status == dwell_lua_errmem() || (c.pointee.refused != 0 && exhausted == 0) {
-      error.message = "\(whereRefused) memory limit exceeded (\(c.pointee.limit / 1024) KiB)"
-    } else if exhausted != 0, !error.message.contains("exceeded (") {
-      error.message = "instruction budget exceeded (\(allowance) instructions per \(unit))"
-    }
-    error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
-    error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
-    throw error
-  }
-
-  /// Checks and plugins in the pack: each call gets at most its share of the tick's budget.
-  var callables = 1
-
-  private var currentUnit = ""
-  private func setUnit(_ unit: String) {
-    guard unit != currentUnit else { return }
-    currentUnit = unit
-    withUnsafeMutableBytes(of: &c.pointee.unit) { raw in
-      let bytes = Array(unit.utf8.prefix(raw.count - 1)) + [0]
-      raw.copyBytes(from: bytes)
-    }
-  }
-
-  /// `file:line:` where memory was refused during the last call, or "".
-  private var whereRefused: String {
-    withUnsafeBytes(of: &c.pointee.where) { raw in String(cString: raw.bindMemory(to: CChar.self).baseAddress!) }
-  }
-
-  /// Loads a chunk of Lua text into an environment of its own and runs it. The file name
-  /// of `name` appears in error messages (`name.lua:line:`); Lua would cut a long path short.
-  func run(_ text: String, name: String) throws(ScriptError) {
-    let chunk = "@" + (name.split(separator: "/").last.map(String.init) ?? name)
-    c.pointee.refused = 0
-    c.pointee.enforce = 1
-    let status = text.withCString { pointer in
-      dwell_lua_loadtext(L, pointer, strlen(pointer), chunk)
-    }
-    c.pointee.enforce = 0
-    guard status == dwell_lua_ok() else {
-      let message =
-        status == dwell_lua_errmem()
-        ? "\(chunk.dropFirst()): memory limit exceeded (\(c.pointee.limit / 1024) KiB)" : describe(-1)
-      dwell_lua_pop(L, 1)
-      throw ScriptError(clip(message, limits.messageLength))
-    }
-    pushReference(newEnvironmentRef)
-    do {
-      try protectedCall(arguments: 0, results: 1)
-    } catch {
-      dwell_lua_pop(L, 1)
-      throw error
-    }
-    _ = lua_setupvalue(L, -2, 1)  // the chunk's _ENV
-    try protectedCall(arguments: 0, results: 0)
-  }
-
-  /// `file:line:` of the script code nearest the running host function, skipping the
-  /// prelude's frames and C functions ("" when there is none).
-  func whereCalled(level: Int32 = 1) -> String {
-    var info = lua_Debug()
-    var level = level
-    while lua_getstack(L, level, &info) != 0 {
-      level += 1
-      guard lua_getinfo(L, "Sl", &info) != 0, info.currentline > 0 else { continue }
-      let source = withUnsafeBytes(of: &info.short_src) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-      }
-      if source == "dwell" { continue }
-      return "\(source):\(info.currentline):"
-    }
-    return ""
-  }
-
-  /// Defines a host function the prelude reaches as `__dwell_<name>` when scripts call it
   /// (`unlock`, `achievement`, `levels`); scripts never see the host's globals.
   func setGlobal(_ name: String, _ function: dwell_lua_host_function) {
     dwell_lua_pushhost(L, function, 0)

@@ -1,0 +1,80 @@
+// The read-only usage table scripted checks receive, made once and refreshed in place.
+internal import CLua
+internal import Dwell
+
+/// The read-only `u` table scripted checks receive: made once per state, its figures
+/// refreshed in place when they change, so a tick allocates nothing in Lua.
+enum UsageTable {
+  /// Registry references to the proxy handed to scripts and the tables it reads.
+  struct References {
+    var proxy: Int32
+    var root: Int32
+    var app: Int32
+  }
+
+  static func make(in state: LuaState) -> References {
+    let L = state.L
+    lua_createtable(L, 0, 8)
+    lua_pushvalue(L, -1)
+    let root = state.reference()
+    lua_createtable(L, 0, 6)
+    lua_pushvalue(L, -1)
+    let app = state.reference()
+    readOnly(L)
+    lua_setfield(L, -2, "app")
+    dwell_lua_pushhost(L, screen, 0)
+    lua_setfield(L, -2, "screen")
+    readOnly(L)
+    return References(proxy: state.reference(), root: root, app: app)
+  }
+
+  static func refresh(_ references: References, with usage: UsageView, in state: LuaState) {
+    let L = state.L
+    state.pushReference(references.app)
+    state.setField("seconds", number: usage.appSeconds)
+    state.setField("sessions", integer: usage.sessions)
+    state.setField("active_days", integer: usage.activeDays)
+    state.setField("longest_streak", integer: usage.longestStreak)
+    state.setField("current_streak", integer: usage.currentStreak)
+    state.setField("today_seconds", number: usage.todaySeconds)
+    dwell_lua_pop(L, 1)
+    state.pushReference(references.root)
+    state.setField("date", string: usage.today.description)
+    state.setField("hour", integer: usage.hour)
+    state.setField("weekday", integer: usage.today.weekday)
+    state.setField("today_seconds", number: usage.todaySeconds)
+    dwell_lua_pop(L, 1)
+  }
+
+  /// Replaces the table on top of the stack by a read-only proxy of it.
+  private static func readOnly(_ L: OpaquePointer) {
+    lua_createtable(L, 0, 0)  // proxy
+    lua_createtable(L, 0, 3)  // metatable
+    lua_pushvalue(L, -3)
+    lua_setfield(L, -2, "__index")
+    dwell_lua_pushhost(L, refuseWrite, 0)
+    lua_setfield(L, -2, "__newindex")
+    lua_pushboolean(L, 0)
+    lua_setfield(L, -2, "__metatable")
+    _ = lua_setmetatable(L, -2)
+    dwell_lua_remove(L, -2)
+  }
+
+  private static let refuseWrite: dwell_lua_host_function = { L in
+    guard let state = LuaState.owner(L) else { return 0 }
+    return state.raise("\(state.whereCalled()) usage figures are read-only")
+  }
+
+  private static let screen: dwell_lua_host_function = { L in
+    guard let state = LuaState.owner(L), let usage = state.current else { return 0 }
+    guard lua_type(L, 1) == LUA_TSTRING else {
+      return state.raise("\(state.whereCalled()) u.screen needs a screen name, as in u.screen(\"Lessons\")")
+    }
+    let figures = usage.pointee.screen(state.describe(1))
+    lua_createtable(L, 0, 3)
+    state.setField("seconds", number: figures.seconds)
+    state.setField("visits", integer: figures.visits)
+    state.setField("today_seconds", number: figures.todaySeconds)
+    return 1
+  }
+}
