@@ -34,6 +34,9 @@ public final class LuaRulePack: UsageListener {
   /// from other packs'.
   public let name: String
   let runtime: LuaRuntime
+  /// The scripts and limits it was loaded from (``reloaded()`` loads them afresh).
+  let scripts: [(name: String, text: String)]
+  let limits: ScriptLimits
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
   ///
@@ -68,6 +71,8 @@ public final class LuaRulePack: UsageListener {
     levels = state.collector.levels
     plugins = Array(Set(state.collector.subscriptions.values.joined())).sorted()
     files = scripts.map(\.name)
+    self.scripts = scripts
+    self.limits = limits
     wantsTicks = !(state.collector.subscriptions["tick"] ?? []).isEmpty
     self.name = name ?? Self.defaultName(scripts.map(\.name))
     state.callables = rules.count { $0.condition.containsCheck } + plugins.count
@@ -141,8 +146,9 @@ public final class LuaRulePack: UsageListener {
   ///
   /// ```swift
   /// pack.setHostValue("subscriber", .bool(user.isSubscriber))
+  /// pack.setHostValue("level", 3)
   /// ```
-  public func setHostValue(_ name: String, _ value: JSONValue) { runtime.setHost(name, value: value) }
+  public func setHostValue(_ name: String, _ value: HostValue) { runtime.setHost(name, value: value.json) }
 
   /// Exposes a function to scripts as `host.name(...)`. It runs on the engine's processing
   /// context, inside the script's call: keep it quick and non-blocking.

@@ -173,9 +173,9 @@ import Testing
     let csv = try CommandLineTests.dwell(["export", dir.path, "--format", "csv"])
     #expect(csv.status == 0)
     let rows = csv.stdout.split(separator: "\r\n")
-    #expect(rows.first == "kind,screen,day,started_at,ended_at,seconds,rule,points")
+    #expect(rows.first == "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state")
     #expect(rows.filter { $0.hasPrefix("visit,") }.count == 3)
-    #expect(rows.contains("day,,2026-05-04,,,350.1,,"))
+    #expect(rows.contains("day,,2026-05-04,,,350.1,,,,,,"))
     let json = try CommandLineTests.dwell(["export", dir.path, "--format", "json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     #expect((object?["visits"] as? [Any])?.count == 3)
@@ -304,8 +304,12 @@ import Testing
     let app = report?["app"] as? [String: Any]
     let csv = try CommandLineTests.dwell(["export", dir.path, "--format", "csv"]).stdout
     let rows = Self.parseCSV(csv)
-    #expect(rows.first == ["kind", "screen", "day", "started_at", "ended_at", "seconds", "rule", "points"])
-    #expect(rows.dropFirst().allSatisfy { $0.count == 8 })
+    #expect(
+      rows.first == [
+        "kind", "screen", "day", "started_at", "ended_at", "seconds", "rule", "title", "points", "source", "reason",
+        "state",
+      ])
+    #expect(rows.dropFirst().allSatisfy { $0.count == 12 })
     let appDays = rows.filter { $0[0] == "day" && $0[1].isEmpty }
     let total = appDays.reduce(0.0) { $0 + (Double($1[5]) ?? 0) }
     #expect(abs(total - ((app?["seconds"] as? Double) ?? -1)) < 0.01)

@@ -103,20 +103,20 @@ import Testing
     #expect(ScreenName.clean(String(repeating: "x", count: 10_000)).count == 200)
   }
 
-  @Test func exportEraseAndRetention() throws {
+  @Test func exportEraseAndRetention() async throws {
     let dir = TemporaryStore()
     var configuration = Self.configuration
     configuration.storeLocation = .file(dir.path)
     let sim = TrackerSimulation(configuration: configuration)
     sim.use("Lessons, \"advanced\"", for: .minutes(31))
-    let csv = try sim.tracker.export(.csv)
-    #expect(csv.hasPrefix("kind,screen,day,started_at,ended_at,seconds,rule,points\r\n"))
+    let csv = try await sim.tracker.export(.csv)
+    #expect(csv.hasPrefix("kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state\r\n"))
     #expect(
-      csv.contains("visit,\"Lessons, \"\"advanced\"\"\",,2026-03-02T09:00:00.000Z,2026-03-02T09:31:00.000Z,1860.0,,"))
-    let json = try JSONSerialization.jsonObject(with: Data(try sim.tracker.export(.json).utf8)) as? [String: Any]
+      csv.contains("visit,\"Lessons, \"\"advanced\"\"\",,2026-03-02T09:00:00.000Z,2026-03-02T09:31:00.000Z,1860.0,,,,,,\r\n"))
+    let json = try JSONSerialization.jsonObject(with: Data(try await sim.tracker.export(.json).utf8)) as? [String: Any]
     #expect((json?["visits"] as? [Any])?.count == 1)
     #expect((json?["days"] as? [Any])?.count == 2)
-    try sim.tracker.erase()
+    try await sim.tracker.erase()
     #expect(sim.tracker.time() == .zero)
     #expect(!sim.tracker.isUnlocked("bonus-level"))
     sim.use("Quiz", for: .seconds(10))

@@ -15,19 +15,17 @@ let simulate = arguments.contains("--simulate")
 let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let rulesPath = arguments.first { !$0.hasPrefix("--") } ?? here.appendingPathComponent("rules").path
 
-let pack: LuaRulePack
+// The rules folder: loaded when the tracker starts, reloaded whenever a file changes.
+let rules = LuaRuleFolder(URL(fileURLWithPath: rulesPath))
 do {
-  pack = try LuaRulePack(contentsOf: rulesPath)
+  _ = try rules.load()
 } catch {
   FileHandle.standardError.write(Data("example-host: the rules do not load: \(error)\n".utf8))
   exit(1)
 }
-pack.setHostValue("subscriber", .bool(true))
 
 var configuration = Tracker.Configuration()
-configuration.rules = pack.rules
-configuration.levels = pack.levels
-configuration.listeners = [pack]
+configuration.rulesDirectory = rules
 let storeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-example-\(getpid())")
 try? FileManager.default.createDirectory(at: storeDirectory, withIntermediateDirectories: true)
 configuration.storeLocation = .file(storeDirectory.appendingPathComponent("usage.sqlite").path)
@@ -47,6 +45,7 @@ if simulate {
   // A scripted session: the same public API, on a manual clock.
   let sim = TrackerSimulation(configuration: configuration)
   let tracker = sim.tracker
+  tracker.setHostValue("subscriber", true)
   tracker.engine?.onUnlock { print("★ unlocked \($0.rule)") }
   tracker.engine?.onNotification { print("✉ \($0.title)") }
   sim.use("Home", for: .seconds(30))
@@ -60,11 +59,12 @@ if simulate {
   )
   print("Streak: \(tracker.currentStreak()) days, points: \(tracker.points)")
   printUnlocks(tracker)
-  tracker.engine?.terminate()
+  tracker.terminate()
   exit(0)
 }
 
 let tracker = Tracker(configuration: configuration)
+tracker.setHostValue("subscriber", true)
 await tracker.ready()
 tracker.engine?.onUnlock { print("\n★ unlocked \($0.rule)") }
 tracker.engine?.onNotification { print("\n✉ \($0.title)") }
@@ -90,4 +90,4 @@ while let line = readLine()?.trimmingCharacters(in: .whitespaces) {
   current = next
   print("Now on \(screen).")
 }
-tracker.engine?.terminate()
+tracker.terminate()

@@ -1,4 +1,4 @@
-internal import Foundation
+public import Foundation
 
 extension Tracker {
   /// Where the store lives.
@@ -7,8 +7,10 @@ extension Tracker {
     case applicationSupport
     /// The shared container of an App Group, so an app and its extensions share one store.
     case appGroup(String)
-    /// A file of your choosing.
+    /// A file of your choosing, by path.
     case file(String)
+    /// A file of your choosing, by URL (a `file:` URL).
+    case url(URL)
     /// No file: everything is lost when the process ends (previews, tests).
     case inMemory
   }
@@ -32,6 +34,10 @@ extension Tracker {
     public var visitRetention: Duration?
     /// How the engine counts: timeouts, checkpoint interval, rules, levels, listeners.
     public var engine = Engine.Configuration()
+    /// A rule pack loaded when the tracker starts and reloaded whenever it changes (a
+    /// folder of Lua scripts: `DwellLua.LuaRuleFolder(url)`). A version that fails to load
+    /// is reported as ``TrackerProblem/rulesRefused(_:)`` and the previous one keeps running.
+    public var rulesDirectory: (any RulePackSource)?
 
     /// Creates the default configuration.
     public init() {}
@@ -43,6 +49,31 @@ extension Tracker {
       set { engine[keyPath: keyPath] = newValue }
     }
 
+    /// Checks every setting and rule; call it where the configuration is made to catch
+    /// mistakes in development. A tracker given a configuration that does not validate
+    /// still runs (bad settings at their defaults, bad rule sets left out) and reports
+    /// ``TrackerProblem/invalidConfiguration(_:)``.
+    ///
+    /// - Throws: ``ConfigurationError`` listing every problem.
+    public func validate() throws(ConfigurationError) {
+      let found = problems
+      if !found.isEmpty { throw ConfigurationError(problems: found) }
+    }
+
+    var problems: [ConfigurationError.Problem] {
+      var problems: [ConfigurationError.Problem] = []
+      switch storeLocation {
+      case .file(let path) where path.isEmpty: problems.append(.setting("storeLocation", "the path is empty"))
+      case .url(let url) where !url.isFileURL: problems.append(.setting("storeLocation", "\(url) is not a file URL"))
+      case .appGroup(let group) where group.isEmpty: problems.append(.setting("storeLocation", "the group is empty"))
+      default: break
+      }
+      if let retention = visitRetention, retention <= .zero {
+        problems.append(.setting("visitRetention", "must be longer than zero, not \(retention)"))
+      }
+      return problems + engine.problems
+    }
+
     /// The store's path, creating its folder; `nil` for in-memory.
     func storePath() throws -> String? {
       let fileManager = FileManager.default
@@ -50,6 +81,7 @@ extension Tracker {
       switch storeLocation {
       case .inMemory: return nil
       case .file(let path): return path
+      case .url(let url): return url.path
       case .applicationSupport:
         #if canImport(Darwin)
           folder = try fileManager.url(

@@ -4,7 +4,9 @@ internal import Foundation
 ///
 /// A tracker returns at once; the store opens on a background queue and events recorded
 /// meanwhile are kept with their times. Recording is safe from any thread and costs well
-/// under a microsecond; queries answer from memory.
+/// under a microsecond; queries (``UsageQueries``) answer from memory. Nothing a tracker
+/// is given (a configuration, rules, a damaged store) makes it trap: problems arrive on
+/// ``problems()`` and the app keeps running.
 ///
 /// ```swift
 /// let tracker = Tracker.shared
@@ -16,21 +18,25 @@ internal import Foundation
 public final class Tracker: Sendable {
   /// The configuration it was created with.
   public let configuration: Configuration
-  private let clock: any MonotonicClock
-  private let wallClock: any WallClock
-  private let scheduler: (any EngineScheduler)?
-  private let launchedAt: MonotonicInstant
-  private let phase = Locked<Phase>(.opening([]))
+  let clock: any MonotonicClock
+  let wallClock: any WallClock
+  let scheduler: (any EngineScheduler)?
+  let launchedAt: MonotonicInstant
+  let phase = Locked<Phase>(.opening([]))
   /// The store file that could not be opened, while Dwell counts in memory.
-  private let unavailablePath = Locked<String?>(nil)
-  private let streams = Locked<Streams>(Streams())
+  let unavailablePath = Locked<String?>(nil)
+  let streams = Locked<Streams>(Streams())
+  /// The rules, pack, listeners and host values in force (``setRules(_:pack:listeners:)``).
+  let live: Locked<LiveRules>
+  /// The watch on ``Configuration/rulesDirectory``.
+  let watch = Locked<(any ScheduledWork)?>(nil)
 
-  private enum Phase {
+  enum Phase {
     case opening([(MonotonicInstant, LifecycleEvent)])
     case ready(Engine)
   }
 
-  private struct Streams {
+  struct Streams {
     var unlocks: [UUID: AsyncStream<UnlockRecord>.Continuation] = [:]
     var notifications: [UUID: AsyncStream<UsageNotification>.Continuation] = [:]
     var problems: [UUID: AsyncStream<TrackerProblem>.Continuation] = [:]
@@ -41,33 +47,40 @@ public final class Tracker: Sendable {
 
   // MARK: Setting up
 
-  private static let sharedTracker = Locked<Tracker?>(nil)
+  private static let sharedTracker = Locked<(tracker: Tracker, configured: Bool)?>(nil)
 
   /// The shared tracker. Configure it once, early (in `application(_:didFinishLaunching...)`
   /// or the `App` initializer), with ``configureShared(_:)``; otherwise it starts with the
   /// default configuration on first use.
   public static var shared: Tracker {
     sharedTracker.withLock { shared in
-      if let shared { return shared }
+      if let shared { return shared.tracker }
       let tracker = Tracker(configuration: Configuration())
-      shared = tracker
+      shared = (tracker, false)
       return tracker
     }
   }
 
-  /// Configures the shared tracker. Call once, before using ``shared``; later calls are ignored.
+  /// Configures the shared tracker. Call once, before using ``shared``. A later call
+  /// returns the tracker already made; if ``shared`` made it with the default
+  /// configuration, it reports ``TrackerProblem/configuredTooLate`` rather than make a
+  /// second tracker.
   @discardableResult
   public static func configureShared(_ configuration: Configuration) -> Tracker {
-    sharedTracker.withLock { shared in
-      if let shared { return shared }
+    let (tracker, late) = sharedTracker.withLock { shared -> (Tracker, Bool) in
+      if let shared { return (shared.tracker, !shared.configured) }
       let tracker = Tracker(configuration: configuration)
-      shared = tracker
-      return tracker
+      shared = (tracker, true)
+      return (tracker, false)
     }
+    if late { tracker.report(.configuredTooLate) }
+    return tracker
   }
 
   /// Creates a tracker. Returns immediately; the store opens in the background (or at once
-  /// on a synchronous scheduler such as `DwellTesting.ManualClock`).
+  /// on a synchronous scheduler such as `DwellTesting.ManualClock`). A configuration that
+  /// does not validate is reported as ``TrackerProblem/invalidConfiguration(_:)``, and the
+  /// tracker runs with its bad settings at their defaults and without a bad rule set.
   public init(
     configuration: Configuration, clock: any MonotonicClock = SystemMonotonicClock(),
     wallClock: any WallClock = SystemWallClock(), scheduler: (any EngineScheduler)? = nil
@@ -77,6 +90,10 @@ public final class Tracker: Sendable {
     self.wallClock = wallClock
     self.scheduler = scheduler
     launchedAt = clock.now()
+    let repaired = configuration.engine.repaired
+    live = Locked(LiveRules(rules: repaired.rules, pack: nil, listeners: repaired.listeners))
+    let problems = configuration.problems
+    if !problems.isEmpty { report(.invalidConfiguration(ConfigurationError(problems: problems))) }
     if scheduler?.isSynchronous == true {
       open()
     } else {
@@ -84,133 +101,7 @@ public final class Tracker: Sendable {
     }
   }
 
-  private func open() {
-    let engine = makeEngine()
-    let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
-      guard case .opening(let events) = phase else { return [] }
-      phase = .ready(engine)
-      return events
-    }
-    for (instant, event) in waiting { engine.record(event, at: instant) }
-    let waiters = streams.withLock { streams -> [CheckedContinuation<Void, Never>] in
-      defer { streams.readyWaiters.removeAll() }
-      return streams.readyWaiters
-    }
-    for waiter in waiters { waiter.resume() }
-    scheduleRetry()
-  }
-
-  // MARK: Retrying an unavailable store
-
-  private func scheduleRetry() {
-    guard unavailablePath.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
-    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 60) { [weak self] in
-      guard let self, !self.retryStore() else { return }
-      self.scheduleRetry()
-    }
-  }
-
-  /// While Dwell counts in memory because the store could not be opened (read-only, disk
-  /// full, missing folder), tries to open it again; on success everything counted in
-  /// memory moves into it and counting goes on there. Dwell retries every minute by
-  /// itself; call this after fixing the cause to retry now.
-  ///
-  /// - Returns: `true` when the store is in use (now or already), `false` if it still fails.
-  @discardableResult
-  public func retryStore() -> Bool {
-    guard let path = unavailablePath.withLock({ $0 }) else { return true }
-    guard let old = engine, let store = try? Store(path: path) else { return false }
-    // Buffer new events while the counts move.
-    phase.withLock { $0 = .opening([]) }
-    let fresh: Engine
-    do {
-      try old.commit()
-      let live = old.liveState()
-      try store.fold(try CheckpointBatch(moving: old.store), journal: nil, sequence: 0)
-      old.abandon()
-      fresh = try engine(on: store)
-      fresh.adopt(active: live.active, visible: live.visible)
-    } catch {
-      phase.withLock { $0 = .ready(old) }
-      report(.storeUnavailable("retry failed: \(error)"))
-      return false
-    }
-    let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
-      defer { phase = .ready(fresh) }
-      if case .opening(let events) = phase { return events }
-      return []
-    }
-    for (instant, event) in waiting { fresh.record(event, at: instant) }
-    unavailablePath.withLock { $0 = nil }
-    return true
-  }
-
-  /// Opens the configured store; on failure, moves a damaged file aside or falls back to
-  /// memory, and reports the problem. Never throws, never crashes.
-  private func makeEngine() -> Engine {
-    var path: String?
-    do {
-      path = try configuration.storePath()
-    } catch let problem as TrackerProblem {
-      report(problem)
-    } catch {
-      report(.storeUnavailable("\(error)"))
-    }
-    if let path {
-      do {
-        return try engine(on: Store(path: path))
-      } catch StoreError.newerSchema(let migration) {
-        report(.storeFromNewerVersion("migration \(migration)"))
-      } catch StoreError.database(let error) where error.isCorruption {
-        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
-        do {
-          try FileManager.default.moveItem(atPath: path, toPath: aside)
-          for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-          report(.storeMovedAside(aside))
-          if let engine = try? engine(on: Store(path: path)) { return engine }
-        } catch {
-          report(.storeUnavailable("the store is damaged and cannot be moved aside: \(error)"))
-        }
-      } catch {
-        report(.storeUnavailable("\(error)"))
-        unavailablePath.withLock { $0 = path }
-      }
-    }
-    do {
-      return try engine(on: Store(path: ":memory:"))
-    } catch {
-      // An in-memory database only fails when memory is exhausted; rules were validated.
-      preconditionFailure("Dwell cannot create an in-memory store: \(error)")
-    }
-  }
-
-  private func engine(on store: Store) throws -> Engine {
-    if let retention = configuration.visitRetention {
-      let cutoff = wallClock.now().nanosecondsSince1970 - retention.nanoseconds
-      _ = try? store.pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: cutoff))
-    }
-    let engine = try Engine(
-      store: store, configuration: configuration.engine, clock: clock, wallClock: wallClock, scheduler: scheduler,
-      launchedAt: launchedAt)
-    engine.onUnlock { [weak self] record in
-      self?.streams.withLock { streams in for continuation in streams.unlocks.values { continuation.yield(record) } }
-    }
-    engine.onNotification { [weak self] note in
-      self?.streams.withLock { streams in for continuation in streams.notifications.values { continuation.yield(note) }
-      }
-    }
-    engine.onError { [weak self] error in self?.report(.commitFailed("\(error)")) }
-    return engine
-  }
-
-  private func report(_ problem: TrackerProblem) {
-    let handlers = streams.withLock { streams in
-      streams.lastProblem = problem
-      for continuation in streams.problems.values { continuation.yield(problem) }
-      return streams.problemHandlers
-    }
-    for handler in handlers { handler(problem) }
-  }
+  deinit { watch.withLock { $0?.cancel() } }
 
   /// The engine, once the store is open; `nil` before.
   public var engine: Engine? {
@@ -242,6 +133,7 @@ public final class Tracker: Sendable {
       switch phase {
       case .ready(let engine): return engine
       case .opening(var events):
+        guard events.count < Self.maximumOpeningEvents else { return nil }
         events.append((clock.now(), event))
         phase = .opening(events)
         return nil
@@ -278,88 +170,30 @@ public final class Tracker: Sendable {
     return try body()
   }
 
+  /// Times an asynchronous `body` as a feature.
+  ///
+  /// ```swift
+  /// let data = try await tracker.measure("download") { try await session.data(from: url) }
+  /// ```
+  public func measure<T>(
+    _ feature: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+  ) async rethrows -> T {
+    beginFeature(feature)
+    defer { endFeature(feature) }
+    return try await body()
+  }
+
   /// The user touched the app (for the idle timeout).
   public func interacted() { record(.interact) }
 
-  // MARK: Observing
-
-  /// Unlocks, each delivered once, in order, after it is persisted.
-  public func unlocks() -> AsyncStream<UnlockRecord> {
-    let (stream, continuation) = AsyncStream<UnlockRecord>.makeStream()
-    let id = UUID()
-    streams.withLock { $0.unlocks[id] = continuation }
-    continuation.onTermination = { [weak self] _ in self?.streams.withLock { _ = $0.unlocks.removeValue(forKey: id) } }
-    return stream
-  }
-
-  /// Notifications that plugins post.
-  public func notifications() -> AsyncStream<UsageNotification> {
-    let (stream, continuation) = AsyncStream<UsageNotification>.makeStream()
-    let id = UUID()
-    streams.withLock { $0.notifications[id] = continuation }
-    continuation.onTermination = { [weak self] _ in
-      self?.streams.withLock { _ = $0.notifications.removeValue(forKey: id) }
+  /// Ends the process run cleanly (from `applicationWillTerminate`): records `terminate`
+  /// and commits everything to the store before it returns. Disk I/O.
+  public func terminate() {
+    watch.withLock {
+      $0?.cancel()
+      $0 = nil
     }
-    return stream
-  }
-
-  /// Problems Dwell met and handled (a store it could not open, a failed commit).
-  public func problems() -> AsyncStream<TrackerProblem> {
-    let (stream, continuation) = AsyncStream<TrackerProblem>.makeStream()
-    let id = UUID()
-    let last = streams.withLock { streams -> TrackerProblem? in
-      streams.problems[id] = continuation
-      return streams.lastProblem
-    }
-    if let last { continuation.yield(last) }
-    continuation.onTermination = { [weak self] _ in self?.streams.withLock { _ = $0.problems.removeValue(forKey: id) } }
-    return stream
-  }
-
-  /// Calls `handler` for every problem Dwell meets and handles (and for the latest one, at once).
-  public func onProblem(_ handler: @escaping @Sendable (TrackerProblem) -> Void) {
-    let last = streams.withLock { streams -> TrackerProblem? in
-      streams.problemHandlers.append(handler)
-      return streams.lastProblem
-    }
-    if let last { handler(last) }
-  }
-
-  /// The latest problem, if any.
-  public var lastProblem: TrackerProblem? { streams.withLock { $0.lastProblem } }
-
-  // MARK: Privacy
-
-  /// Every visit, day total and unlock, as JSON or CSV. Commits first.
-  ///
-  /// - Throws: the store's error.
-  public func export(_ format: ExportFormat) throws -> String {
-    guard let engine else { return try Exporter(usage: .init(), visits: []).render(format) }
-    try engine.commit()
-    return try Exporter(store: engine.store).render(format)
-  }
-
-  /// Erases all usage data and starts counting afresh. Screens visible now count again
-  /// from their next appearance.
-  public func erase() throws {
-    guard let engine else { return }
-    let wasActive = engine.isActive
-    engine.abandon()
-    try engine.store.erase()
-    let fresh = try self.engine(on: engine.store)
-    phase.withLock { $0 = .ready(fresh) }
-    if wasActive { fresh.record(.active) }
-  }
-}
-
-/// Screen names from code nobody reviewed: trimmed, control characters removed, at most
-/// 200 characters, never empty.
-public enum ScreenName {
-  /// The cleaned name.
-  public static func clean(_ name: String) -> String {
-    var result = String(name.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) })
-      .trimmingCharacters(in: .whitespacesAndNewlines)
-    if result.count > 200 { result = String(result.prefix(200)) }
-    return result.isEmpty ? "Unnamed" : result
+    guard let engine else { return record(.terminate) }
+    engine.terminate()
   }
 }

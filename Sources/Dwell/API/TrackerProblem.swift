@@ -12,6 +12,15 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
   case noAppGroup(String)
   /// A commit failed; the data stays in memory and is retried.
   case commitFailed(String)
+  /// The configuration did not validate: bad settings run at their defaults, and a rule
+  /// set with a bad rule is left out (see ``Tracker/Configuration/validate()``).
+  case invalidConfiguration(ConfigurationError)
+  /// A rule set was refused (an invalid rule, a repeated id, a pack that did not load or
+  /// whose signature did not verify); the previous rules keep running.
+  case rulesRefused(RuleError)
+  /// ``Tracker/configureShared(_:)`` came after ``Tracker/shared`` was first used: the
+  /// shared tracker had already started with the default configuration, which it keeps.
+  case configuredTooLate
 
   public var description: String {
     switch self {
@@ -20,6 +29,10 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
     case .storeFromNewerVersion(let why): return "the store is from a newer Dwell, left untouched: \(why)"
     case .noAppGroup(let group): return "no App Group container '\(group)' (check the entitlement)"
     case .commitFailed(let why): return "a commit failed and will be retried: \(why)"
+    case .invalidConfiguration(let error): return "\(error); running without what is wrong"
+    case .rulesRefused(let error): return "the rules were refused, the previous ones keep running: \(error)"
+    case .configuredTooLate:
+      return "configureShared came after Tracker.shared was first used; the default configuration stays"
     }
   }
 }

@@ -2,96 +2,151 @@ internal import Foundation
 
 /// Export formats.
 public enum ExportFormat: String, Sendable, CaseIterable {
-  /// One JSON object with `days`, `visits` and `unlocks`.
+  /// One JSON object with `days`, `visits`, `unlocks`, `awards`, `pluginStates` and
+  /// `sessions`, keys sorted (loads as-is with DuckDB's `read_json`).
   case json
-  /// RFC 4180 CSV, one row per record, with a `kind` column (`day`, `visit`, `unlock`).
+  /// RFC 4180 CSV, one row per record, with a `kind` column (`day`, `visit`, `unlock`,
+  /// `award`, `plugin-state`); empty fields are absent values (loads with `read_csv`).
   case csv
 }
 
-/// Writes everything a store holds, for the user's right to their data.
+/// Writes everything a store holds, for the user's right to their data, through `Codable`.
 struct Exporter {
-  let usage: RestoredUsage
-  let visits: [VisitRecord]
-
-  init(usage: RestoredUsage, visits: [VisitRecord]) {
-    self.usage = usage
-    self.visits = visits
+  struct DayRow: Encodable {
+    var day: String
+    var screen: String?
+    var seconds: Double
+  }
+  struct VisitRow: Encodable {
+    var screen: String
+    var startedAt: String
+    var endedAt: String
+    var activeSeconds: Double
+  }
+  struct UnlockRow: Encodable {
+    var rule: String
+    var title: String?
+    var points: Int
+    var unlockedAt: String
+  }
+  struct AwardRow: Encodable {
+    var source: String
+    var points: Int
+    var reason: String
+    var awardedAt: String
+  }
+  struct StateRow: Encodable {
+    var plugin: String
+    var state: String
+  }
+  struct Document: Encodable {
+    var days: [DayRow]
+    var visits: [VisitRow]
+    var unlocks: [UnlockRow]
+    var awards: [AwardRow]
+    var pluginStates: [StateRow]
+    var sessions: Int
   }
 
-  init(store: Store) throws {
-    usage = try store.load()
-    visits = try store.allVisits()
-  }
+  let document: Document
 
-  /// Day totals: the app's (screen `nil`) and each screen's, by day.
-  var dayRows: [(day: Day, screen: String?, nanos: Int64)] {
-    var rows = usage.app.days.map { (day: $0.key, screen: String?.none, nanos: $0.value) }
+  /// Reads everything from `store`; `rules` name the unlocks (titles).
+  init(store: Store, rules: [String: Rule] = [:]) throws {
+    let usage = try store.load()
+    let awards = try store.allAwards()
+    let visits = try store.allVisits()
+    var days = usage.app.days.map { DayRow(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
     for screen in usage.screens {
-      rows += screen.tally.days.map { (day: $0.key, screen: Optional(screen.name), nanos: $0.value) }
+      days += screen.tally.days.map {
+        DayRow(day: $0.key.description, screen: screen.name, seconds: Self.seconds($0.value))
+      }
     }
-    return rows.sorted { ($0.day, $0.screen ?? "") < ($1.day, $1.screen ?? "") }
+    days.sort { ($0.day, $0.screen ?? "") < ($1.day, $1.screen ?? "") }
+    document = Document(
+      days: days,
+      visits: visits.map {
+        VisitRow(
+          screen: $0.screen, startedAt: ISO8601.format($0.started), endedAt: ISO8601.format($0.ended),
+          activeSeconds: Self.seconds($0.activeNanos))
+      },
+      unlocks: usage.unlocks.map {
+        UnlockRow(rule: $0.rule, title: rules[$0.rule]?.title, points: $0.points, unlockedAt: ISO8601.format($0.wall))
+      },
+      awards: awards.map {
+        AwardRow(source: $0.source, points: $0.points, reason: $0.reason, awardedAt: ISO8601.format($0.wall))
+      },
+      pluginStates: usage.listenerStates.sorted { $0.key < $1.key }.map { StateRow(plugin: $0.key, state: $0.value) },
+      sessions: usage.sessions)
   }
+
+  private static func seconds(_ nanos: Int64) -> Double { Double(nanos) / 1e9 }
 
   func render(_ format: ExportFormat) throws -> String {
     switch format {
-    case .json: return json()
+    case .json:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+      return String(decoding: try encoder.encode(document), as: UTF8.self)
     case .csv: return csv()
     }
   }
 
-  private func json() -> String {
-    let days = JSONValue.array(
-      dayRows.map { row in
-        .object([
-          ("day", .string(row.day.description)), ("screen", row.screen.map(JSONValue.string) ?? .null),
-          ("seconds", .seconds(row.nanos)),
-        ])
-      })
-    let visitValues = JSONValue.array(
-      visits.map { visit in
-        .object([
-          ("screen", .string(visit.screen)), ("startedAt", .string(ISO8601.format(visit.started))),
-          ("endedAt", .string(ISO8601.format(visit.ended))), ("activeSeconds", .seconds(visit.activeNanos)),
-        ])
-      })
-    let unlocks = JSONValue.array(
-      usage.unlocks.map { unlock in
-        .object([
-          ("rule", .string(unlock.rule)), ("unlockedAt", .string(ISO8601.format(unlock.wall))),
-          ("points", .integer(unlock.points)),
-        ])
-      })
-    return JSONValue.object([
-      ("days", days), ("visits", visitValues), ("unlocks", unlocks), ("sessions", .integer(usage.sessions)),
-    ]).rendered(pretty: true)
-  }
+  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state"
 
   private func csv() -> String {
-    var lines = ["kind,screen,day,started_at,ended_at,seconds,rule,points"]
-    func field(_ text: String) -> String {
+    var lines = [Self.csvHeader]
+    func field(_ text: String?) -> String {
+      guard let text else { return "" }
       guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
       return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
-    for row in dayRows {
-      lines.append("day,\(field(row.screen ?? "")),\(row.day),,,\(JSONWriter.seconds(row.nanos)),,")
+    func row(_ kind: String, _ fields: [String?]) { lines.append(([kind] + fields).map(field).joined(separator: ",")) }
+    for day in document.days {
+      row("day", [day.screen, day.day, nil, nil, String(day.seconds), nil, nil, nil, nil, nil, nil])
     }
-    for visit in visits {
-      lines.append(
-        "visit,\(field(visit.screen)),,\(ISO8601.format(visit.started)),\(ISO8601.format(visit.ended)),\(JSONWriter.seconds(visit.activeNanos)),,"
-      )
+    for visit in document.visits {
+      row(
+        "visit",
+        [visit.screen, nil, visit.startedAt, visit.endedAt, String(visit.activeSeconds)]
+          + Array(repeating: nil, count: 6))
     }
-    for unlock in usage.unlocks {
-      lines.append("unlock,,,\(ISO8601.format(unlock.wall)),,,\(field(unlock.rule)),\(unlock.points)")
+    for unlock in document.unlocks {
+      row(
+        "unlock",
+        [nil, nil, unlock.unlockedAt, nil, nil, unlock.rule, unlock.title, String(unlock.points), nil, nil, nil])
+    }
+    for award in document.awards {
+      row(
+        "award", [nil, nil, award.awardedAt, nil, nil, nil, nil, String(award.points), award.source, award.reason, nil])
+    }
+    for state in document.pluginStates {
+      row("plugin-state", [nil, nil, nil, nil, nil, nil, nil, nil, state.plugin, nil, state.state])
     }
     return lines.joined(separator: "\r\n") + "\r\n"
   }
 }
 
 extension Store {
-  /// Every visit, day total and unlock in this store, as JSON or CSV.
+  /// Everything in this store (day totals, visits, unlocks, awards, plugin states), as
+  /// JSON or CSV.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   public func export(_ format: ExportFormat) throws -> String {
     try Exporter(store: self).render(format)
+  }
+
+  /// Every award plugins made, oldest first.
+  func allAwards() throws -> [Award] {
+    try read { database in
+      let rows = try database.statement("SELECT source, points, reason, awarded_at FROM awards ORDER BY id")
+      var awards: [Award] = []
+      while try rows.step() {
+        awards.append(
+          Award(
+            source: rows.text(0), points: Int(rows.int(1)), reason: rows.text(2),
+            wall: WallInstant(nanosecondsSince1970: rows.int(3) &* 1_000_000)))
+      }
+      return awards
+    }
   }
 }

@@ -168,6 +168,19 @@ public final class Engine: Sendable {
     }
   }
 
+  /// Puts events recorded before this engine existed into its buffer, in order, without
+  /// processing them (the caller may hold a lock); ``applyEnqueued()`` applies them.
+  func enqueue(_ events: [(MonotonicInstant, LifecycleEvent)]) {
+    for (instant, event) in events { _ = buffer.append(StampedEvent(at: instant.nanoseconds, event: event)) }
+  }
+
+  /// Applies what ``enqueue(_:)`` put in the buffer, and commits if the app went to the
+  /// background meanwhile.
+  func applyEnqueued() {
+    process()
+    if state.withLock({ !$0.accountant.isActive }) { commitReportingErrors() }
+  }
+
   /// Hands `work` to the writer: at once on a synchronous scheduler, otherwise in order on
   /// the scheduler's queue (dropped if the engine is gone by then).
   func onWriter(_ work: @escaping @Sendable (Engine) -> Void) {

@@ -1,0 +1,144 @@
+internal import Foundation
+
+/// How a tracker gets its engine: opening the store in the background, falling back to
+/// memory, retrying an unavailable store, and handing over the events recorded meanwhile.
+extension Tracker {
+  /// The most events kept while the store opens (a store that never opens must not grow
+  /// the buffer without bound).
+  static let maximumOpeningEvents = 100_000
+
+  func open() {
+    loadRulesDirectory()
+    if let engine = makeEngine() { install(engine) }
+    let waiters = streams.withLock { streams -> [CheckedContinuation<Void, Never>] in
+      defer { streams.readyWaiters.removeAll() }
+      return streams.readyWaiters
+    }
+    for waiter in waiters { waiter.resume() }
+    startWatchingRules()
+    scheduleRetry()
+  }
+
+  /// Makes `engine` the one in use, with every event recorded while there was none. The
+  /// events move into the engine's buffer under the phase lock, so an event recorded at
+  /// the same moment on another thread cannot overtake them.
+  func install(_ engine: Engine) {
+    phase.withLock { phase in
+      if case .opening(let events) = phase { engine.enqueue(events) }
+      phase = .ready(engine)
+    }
+    engine.onWriter { $0.applyEnqueued() }
+    catchUpRules(engine)
+  }
+
+  // MARK: Retrying an unavailable store
+
+  private func scheduleRetry() {
+    guard unavailablePath.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 60) { [weak self] in
+      guard let self, !self.retryStore() else { return }
+      self.scheduleRetry()
+    }
+  }
+
+  /// While Dwell counts in memory because the store could not be opened (read-only, disk
+  /// full, missing folder), tries to open it again; on success everything counted in
+  /// memory moves into it and counting goes on there, with the rules in force. Dwell
+  /// retries every minute by itself; call this after fixing the cause to retry now. Disk I/O.
+  ///
+  /// - Returns: `true` when the store is in use (now or already), `false` if it still fails.
+  @discardableResult
+  public func retryStore() -> Bool {
+    guard let path = unavailablePath.withLock({ $0 }) else { return true }
+    guard let old = engine, let store = try? Store(path: path) else { return false }
+    // Buffer new events while the counts move.
+    phase.withLock { $0 = .opening([]) }
+    let fresh: Engine
+    do {
+      try old.commit()
+      let live = old.liveState()
+      try store.fold(try CheckpointBatch(moving: old.store), journal: nil, sequence: 0)
+      old.abandon()
+      fresh = try engine(on: store)
+      fresh.adopt(active: live.active, visible: live.visible)
+    } catch {
+      let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
+        defer { phase = .ready(old) }
+        if case .opening(let events) = phase { return events }
+        return []
+      }
+      for (instant, event) in waiting { old.record(event, at: instant) }
+      report(.storeUnavailable("retry failed: \(error)"))
+      return false
+    }
+    install(fresh)
+    unavailablePath.withLock { $0 = nil }
+    return true
+  }
+
+  /// Opens the configured store; on failure, moves a damaged file aside or falls back to
+  /// memory, and reports the problem. Never throws, never traps.
+  private func makeEngine() -> Engine? {
+    var path: String?
+    do {
+      path = try configuration.storePath()
+    } catch let problem as TrackerProblem {
+      report(problem)
+    } catch {
+      report(.storeUnavailable("\(error)"))
+    }
+    if let path {
+      do {
+        return try engine(on: Store(path: path))
+      } catch StoreError.newerSchema(let migration) {
+        report(.storeFromNewerVersion("migration \(migration)"))
+      } catch StoreError.database(let error) where error.isCorruption {
+        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        do {
+          try FileManager.default.moveItem(atPath: path, toPath: aside)
+          for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+          report(.storeMovedAside(aside))
+          if let engine = try? engine(on: Store(path: path)) { return engine }
+        } catch {
+          report(.storeUnavailable("the store is damaged and cannot be moved aside: \(error)"))
+        }
+      } catch {
+        report(.storeUnavailable("\(error)"))
+        unavailablePath.withLock { $0 = path }
+      }
+    }
+    if let engine = try? engine(on: Store(path: ":memory:")) { return engine }
+    // SQLite could not open even a database in memory (memory is exhausted): no engine;
+    // events wait (a bounded number) for retryStore().
+    report(.storeUnavailable("no database could be opened, not even in memory"))
+    return nil
+  }
+
+  /// An engine on `store` with the rules in force. Rules are validated before they are put
+  /// in force, so a rule error here means they went bad anyway: it is reported and the
+  /// engine starts without them.
+  func engine(on store: Store) throws -> Engine {
+    if let retention = configuration.visitRetention {
+      let cutoff = wallClock.now().nanosecondsSince1970 - retention.nanoseconds
+      _ = try? store.pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: cutoff))
+    }
+    var engineConfiguration = live.withLock { live in
+      live.built = live.generation
+      return live.configuration(base: configuration.engine)
+    }
+    let engine: Engine
+    do {
+      engine = try Engine(
+        store: store, configuration: engineConfiguration, clock: clock, wallClock: wallClock, scheduler: scheduler,
+        launchedAt: launchedAt)
+    } catch let error as RuleError {
+      report(.rulesRefused(error))
+      engineConfiguration.rules = []
+      engine = try Engine(
+        store: store, configuration: engineConfiguration, clock: clock, wallClock: wallClock, scheduler: scheduler,
+        launchedAt: launchedAt)
+    }
+    observe(engine)
+    return engine
+  }
+}

@@ -1,0 +1,75 @@
+internal import Foundation
+
+/// The user's rights over their data: everything stored, exported; everything, erased.
+/// Both wait for the store to open and do their disk work on a background queue, never
+/// on the caller's actor.
+extension Tracker {
+  /// Every day total, visit, unlock (with its title and points), award and plugin state,
+  /// as JSON or CSV. Waits for the store, commits what is counted, then reads it all. Disk I/O,
+  /// off the caller's actor.
+  ///
+  /// ```swift
+  /// let csv = try await tracker.export(.csv)
+  /// ```
+  /// - Throws: the store's error, or ``TrackerProblem/storeUnavailable(_:)`` when there is no store.
+  public func export(_ format: ExportFormat) async throws -> String {
+    await ready()
+    return try await Self.offActor { [self] in
+      guard let engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
+      try engine.commit()
+      let titles = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      return try Exporter(store: engine.store, rules: titles).render(format)
+    }
+  }
+
+  /// Erases all usage data and starts counting afresh: totals, visits, unlocks, points,
+  /// plugin state in the store and in memory, and what plugins published. The rules set
+  /// (``setRules(_:pack:listeners:)``) stay in force; screens visible now count again from
+  /// their next appearance. Waits for the store; disk I/O (it vacuums the file), off the
+  /// caller's actor.
+  ///
+  /// - Throws: the store's error, or ``TrackerProblem/storeUnavailable(_:)`` when there is no store.
+  public func erase() async throws {
+    await ready()
+    try await Self.offActor { [self] in try eraseNow() }
+  }
+
+  private func eraseNow() throws {
+    guard let old = engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
+    // Events recorded while erasing wait, and go to the fresh engine.
+    phase.withLock { $0 = .opening([]) }
+    let wasActive = old.isActive
+    old.abandon()
+    var failure: (any Error)?
+    do {
+      try old.store.erase()
+    } catch {
+      failure = error
+    }
+    // Plugins forget what they kept in memory: the pack is loaded afresh.
+    if let pack = rulePack {
+      do {
+        try setPack(try pack.reloaded())
+      } catch {
+        report(.rulesRefused(error))
+      }
+    }
+    let fresh: Engine
+    do {
+      fresh = try engine(on: old.store)
+    } catch {
+      fresh = try engine(on: Store(path: ":memory:"))
+      report(.storeUnavailable("after erasing: \(error)"))
+    }
+    install(fresh)
+    if wasActive { fresh.record(.active) }
+    if let failure { throw failure }
+  }
+
+  /// Runs blocking work on a background queue and waits for it without blocking the caller.
+  private static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+      DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
+    }
+  }
+}

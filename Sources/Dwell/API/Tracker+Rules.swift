@@ -1,0 +1,126 @@
+internal import Foundation
+
+/// Rules as live data owned by the tracker: set them, hot-reload a rules directory, expose
+/// host values to scripts; what is set stays in force across engines.
+extension Tracker {
+  /// Puts a new rule set in force, atomically: the app's Swift rules, a rule pack (Lua),
+  /// and other listeners. The pack's scripts get the host values set so far. Rules
+  /// already unlocked stay unlocked. The set stays in force across `erase()`,
+  /// `retryStore()` and a store that opens late; a rules directory's reloads replace only
+  /// the pack.
+  ///
+  /// ```swift
+  /// try tracker.setRules([Rule("regular", when: .streak(4))], pack: try LuaRulePack(contentsOf: folder))
+  /// ```
+  /// - Throws: ``RuleError`` when the set is invalid (a repeated id, say, between a Swift
+  ///   rule and a pack's); it is also reported as ``TrackerProblem/rulesRefused(_:)``, and
+  ///   the previous rules keep running.
+  public func setRules(
+    _ rules: [Rule] = [], pack: (any RulePack)? = nil, listeners: [any UsageListener] = []
+  ) throws(RuleError) {
+    try update { live in
+      live.rules = rules
+      live.pack = pack
+      live.listeners = listeners
+    }
+  }
+
+  /// Exposes a value to the rule pack's scripts as `host.name`; it is kept and given to
+  /// every later pack too.
+  ///
+  /// ```swift
+  /// tracker.setHostValue("level", 3)
+  /// ```
+  public func setHostValue(_ name: String, _ value: HostValue) {
+    let pack = live.withLock { live in
+      live.hostValues[name] = value
+      return live.pack
+    }
+    pack?.setHostValue(name, value)
+  }
+
+  /// The rule pack in force, if any (the one set, loaded from the rules directory, or installed).
+  public var rulePack: (any RulePack)? { live.withLock { $0.pack } }
+
+  /// The rules in force: the app's and the pack's.
+  public var rules: [Rule] { live.withLock { $0.allRules } }
+
+  /// Replaces only the pack (a reload or an installed pack), keeping the Swift rules.
+  func setPack(_ pack: any RulePack) throws(RuleError) {
+    try update { $0.pack = pack }
+  }
+
+  /// Changes the live rules if the result validates, then puts them in force.
+  func update(_ change: (inout LiveRules) -> Void) throws(RuleError) {
+    let result = live.withLock { live -> Result<(any RulePack)?, RuleError> in
+      var next = live
+      change(&next)
+      if let error = Rule.problems(next.allRules).first { return .failure(error) }
+      next.generation += 1
+      live = next
+      return .success(next.pack)
+    }
+    let pack: (any RulePack)?
+    switch result {
+    case .failure(let error):
+      report(.rulesRefused(error))
+      throw error
+    case .success(let fresh): pack = fresh
+    }
+    if let pack {
+      for (name, value) in live.withLock({ $0.hostValues }) { pack.setHostValue(name, value) }
+    }
+    if let engine { applyLiveRules(to: engine) }
+  }
+
+  /// Puts the live rules in force in `engine`, again if they changed meanwhile (two
+  /// threads setting rules at once end with the later set).
+  func applyLiveRules(to engine: Engine) {
+    while true {
+      let (configuration, generation) = live.withLock {
+        ($0.configuration(base: self.configuration.engine), $0.generation)
+      }
+      do {
+        try engine.setRules(configuration.rules, listeners: configuration.listeners)
+      } catch {
+        report(.rulesRefused(error))
+        return
+      }
+      if live.withLock({ $0.generation }) == generation { return }
+    }
+  }
+
+  /// After an engine is installed: puts in force what was set while it was being made.
+  func catchUpRules(_ engine: Engine) {
+    if live.withLock({ $0.generation != $0.built }) { applyLiveRules(to: engine) }
+  }
+
+  // MARK: The rules directory
+
+  /// Loads the configured rules directory before the first engine is made.
+  func loadRulesDirectory() {
+    guard let source = configuration.rulesDirectory else { return }
+    do {
+      try setPack(try source.load())
+    } catch {
+      // Reported by setPack, or here when the pack did not load.
+      if lastProblem != .rulesRefused(error) { report(.rulesRefused(error)) }
+    }
+  }
+
+  /// Watches the rules directory; each version that loads replaces the pack.
+  func startWatchingRules() {
+    guard let source = configuration.rulesDirectory else { return }
+    let work = source.watch { [weak self] result in
+      guard let self else { return }
+      switch result {
+      case .success(let pack): try? self.setPack(pack)
+      case .failure(let error): self.report(.rulesRefused(error))
+      }
+    }
+    watch.withLock {
+      $0?.cancel()
+      $0 = work
+    }
+  }
+}
