@@ -26,11 +26,18 @@ public protocol EngineScheduler: Sendable {
   /// it instead of one every interval: a replay of ten idle-free days costs the same as a
   /// replay of ten minutes, and a crash at the horizon still loses less than one interval.
   var horizon: MonotonicInstant? { get }
+  /// Runs `work` on the scheduler's serial context and returns when it is done; runs it
+  /// at once when called from that context. `record(.background)` waits this way for the
+  /// journal write, so nothing is lost if the app is suspended right after.
+  func performAndWait(_ work: () -> Void)
 }
 
 extension EngineScheduler {
   /// Real time has no horizon.
   public var horizon: MonotonicInstant? { nil }
+
+  /// Runs `work` on the calling thread (a synchronous scheduler's context is the caller's).
+  public func performAndWait(_ work: () -> Void) { work() }
 }
 
 /// The production scheduler: a serial dispatch queue with timers measured on a monotonic clock.
@@ -43,6 +50,18 @@ public final class DispatchScheduler: EngineScheduler {
   public init(clock: any MonotonicClock, label: String = "dwell.engine") {
     self.clock = clock
     self.queue = DispatchQueue(label: label, qos: .utility)
+    queue.setSpecific(key: Self.onQueue.key, value: ObjectIdentifier(self))
+  }
+
+  /// Marks the scheduler's queue, so work already on it is not made to wait for itself.
+  private static let onQueue = QueueKey()
+
+  public func performAndWait(_ work: () -> Void) {
+    if DispatchQueue.getSpecific(key: Self.onQueue.key) == ObjectIdentifier(self) {
+      work()
+    } else {
+      queue.sync(execute: work)
+    }
   }
 
   public var isSynchronous: Bool { false }
@@ -63,4 +82,9 @@ private struct DispatchScheduled: ScheduledWork, @unchecked Sendable {
   // DispatchWorkItem is thread-safe; it is not marked Sendable on every platform.
   let item: DispatchWorkItem
   func cancel() { item.cancel() }
+}
+
+private struct QueueKey: @unchecked Sendable {
+  // DispatchSpecificKey is immutable after creation; it is not marked Sendable.
+  let key = DispatchSpecificKey<ObjectIdentifier>()
 }

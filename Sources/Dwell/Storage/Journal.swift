@@ -128,8 +128,10 @@ final class Journal {
   }
 
   /// Whether the process that owns a journal may still be running and writing it.
-  static func isAlive(owner: String, boot: String, currentBoot: String) -> Bool {
-    guard boot == currentBoot else { return false }
+  /// `boot` is the journal's boot session, `nil` when it holds no intact record (a process
+  /// killed before its first checkpoint): then only the process id tells.
+  static func isAlive(owner: String, boot: String?, currentBoot: String) -> Bool {
+    if let boot, boot != currentBoot { return false }
     if live.withLock({ $0.contains(owner) }) { return true }
     guard let pidText = owner.split(separator: ".").first, let pid = Int32(pidText) else { return false }
     if pid == ProcessInfo.processInfo.processIdentifier { return false }

@@ -88,6 +88,14 @@ extension Store {
         unlink(journal.path)
         recovered += 1
       }
+      // Journals of dead processes with no intact record (killed before their first
+      // checkpoint, or torn in both slots) hold nothing to fold: remove them.
+      for (owner, journalPath) in Journal.list(storePath: path)
+      where Journal.read(path: journalPath) == nil
+        && !Journal.isAlive(owner: owner, boot: nil, currentBoot: currentBoot)
+      {
+        unlink(journalPath)
+      }
       // Forget markers of journals that are gone.
       let present = Set(Journal.list(storePath: path).map(\.owner))
       for key in values.keys where key.hasPrefix("folded:") && !present.contains(String(key.dropFirst(7))) {

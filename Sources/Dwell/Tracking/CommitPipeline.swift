@@ -43,12 +43,14 @@ final class CommitPipeline: Sendable {
   /// Makes everything accrued so far crash-safe in the journal. Returns whether a fold is
   /// due instead (the fold interval passed, or there is no journal or it cannot be written,
   /// unless folds are backing off).
-  func checkpoint() -> Bool {
+  /// With `journalFirst`, the journal is written even when a fold is due (the fold then
+  /// follows), so the changes are crash-safe at once.
+  func checkpoint(journalFirst: Bool = false) -> Bool {
     committer.withLock { committer -> Bool in
       let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
         guard !state.stopped else { return (nil, false, []) }
         let accountant = state.accountant
-        if accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
+        if !journalFirst, accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
           return (nil, true, [])
         }
         guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, false, []) }

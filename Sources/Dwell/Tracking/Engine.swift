@@ -162,7 +162,11 @@ public final class Engine: Sendable {
         process()
       }
     case .background, .terminate:
-      onWriter { $0.commitReportingErrors() }
+      if synchronous {
+        commitReportingErrors()
+      } else {
+        persistBeforeReturning()
+      }
     case .active, .inactive, .foreground, .clockChanged:
       onWriter { $0.process() }
     }
@@ -192,6 +196,18 @@ public final class Engine: Sendable {
   }
 
   // MARK: Committing
+
+  /// `background` and `terminate` are durable when `record` returns (the app may be
+  /// suspended or killed right after): the writer applies the events and writes the
+  /// journal (one `pwrite`) while the caller waits; the fold into SQLite follows on the
+  /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
+  private func persistBeforeReturning() {
+    scheduler.performAndWait {
+      process()
+      if pipeline.checkpoint(journalFirst: true) { try? pipeline.fold() }
+    }
+    onWriter { $0.commitReportingErrors() }
+  }
 
   /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
   /// folds into SQLite when a fold is due or the journal cannot be written.
