@@ -72,8 +72,8 @@ import Testing
       ("b.lua", "unlock \"flag\" { check = function(u) return host.flag == true and #host.list == 2 end }"),
     ])
     pack.setHostValue("flag", .bool(true))
-    pack.setHostValue("list", .array([.string("a"), .string("b")]))
-    let deep = (0..<40).reduce(JSONValue.null) { inner, _ in .array([inner]) }
+    pack.setHostValue("list", .list([.string("a"), .string("b")]))
+    let deep = (0..<40).reduce(HostValue.null) { inner, _ in .list([inner]) }
     pack.setHostValue("deep", deep)
     #expect(pack.diagnostics.contains { $0.message.contains("host.deep") })
     let rig = Rig(configuration: .init(rules: pack.rules))
