@@ -21,8 +21,15 @@ struct Hostile: CustomTestStringConvertible, Sendable {
     self.line = line
   }
 
-  /// Limits small enough that each case takes well under a second.
+  /// Limits small enough that each case takes well under a second. The time limits are a
+  /// backstop far above what the instruction budget takes, so a case that expects the budget
+  /// sees the budget even on a loaded machine or under a sanitizer.
   static let limits = ScriptLimits(
+    memory: 4 << 20, instructionsPerCall: 200_000, instructionsPerTick: 1_000_000, timePerCall: .milliseconds(600),
+    timePerTick: .milliseconds(800))
+
+  /// The same with tight time limits, for the cases that expect a time limit.
+  static let timeLimits = ScriptLimits(
     memory: 4 << 20, instructionsPerCall: 200_000, instructionsPerTick: 1_000_000, timePerCall: .milliseconds(100),
     timePerTick: .milliseconds(250))
 
@@ -74,7 +81,8 @@ struct Hostile: CustomTestStringConvertible, Sendable {
 
   /// Runs the case and checks a problem names `bad.lua`, the line and the limit.
   func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
-    let outcome = try Hostile.run(script, sourceLocation: sourceLocation)
+    let limits = limit.hasPrefix("time limit") ? Hostile.timeLimits : Hostile.limits
+    let outcome = try Hostile.run(script, limits: limits, sourceLocation: sourceLocation)
     #expect(!outcome.unlocks.contains("bad"), sourceLocation: sourceLocation)
     let named = outcome.problems.contains { $0.contains("bad.lua:\(line):") && $0.contains(limit) }
     #expect(named, "problems: \(outcome.problems)", sourceLocation: sourceLocation)
