@@ -28,7 +28,7 @@ public struct Replayer {
   ///
   /// - Parameter progress: called with the number of events done, every 1,000 events.
   /// - Throws: ``StoreError`` or ``RuleError`` from the engine.
-  public func run(_ events: [TraceEvent], progress: ((Int) -> Void)? = nil) throws -> UsageReport {
+  package func run(_ events: [TraceEvent], progress: ((Int) -> Void)? = nil) throws -> UsageReport {
     let clock = ManualClock()
     var wallClock: ManualWallClock?
     var engine: Engine?

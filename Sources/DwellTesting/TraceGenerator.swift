@@ -48,7 +48,7 @@ public struct TraceGenerator {
   }
 
   /// The generated trace.
-  public func events() -> [TraceEvent] {
+  package func events() -> [TraceEvent] {
     var rng = SeededGenerator(seed: seed)
     var out: [TraceEvent] = []
     var line = 0

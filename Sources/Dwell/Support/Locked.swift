@@ -16,7 +16,7 @@
 /// inlinable: a class property would be checked for exclusive access at run time on every
 /// call, and a generic call from another module would not be specialised (together about
 /// a third of the cost of a scripted check).
-public final class Locked<Value: ~Copyable>: @unchecked Sendable {
+package final class Locked<Value: ~Copyable>: @unchecked Sendable {
   // @unchecked: `storage` is only touched between acquire() and release().
   #if canImport(Darwin)
     private let lock: UnsafeMutablePointer<os_unfair_lock>
@@ -26,7 +26,7 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
   @usableFromInline let storage: UnsafeMutablePointer<Value>
 
   /// Creates a lock around `value`.
-  public init(_ value: consuming Value) {
+  package init(_ value: consuming Value) {
     storage = .allocate(capacity: 1)
     storage.initialize(to: value)
     #if canImport(Darwin)
@@ -51,7 +51,7 @@ public final class Locked<Value: ~Copyable>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the value.
   @inlinable @inline(__always)
-  public func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
+  package func withLock<Result: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> Result) throws(E) -> Result {
     acquire()
     defer { release() }
     return try body(&storage.pointee)

@@ -1,9 +1,9 @@
-public import Foundation
+package import Foundation
 
 /// One line of a lifecycle trace (<doc:Accounting>, "Trace format").
-public struct TraceEvent: Sendable {
+package struct TraceEvent: Sendable {
   /// What happened.
-  public enum Kind: Sendable, Equatable {
+  package enum Kind: Sendable, Equatable {
     case launch(wall: WallInstant?, timeZone: TimeZone?)
     case active, inactive, background, foreground, terminate, crash, interact
     case appear(screen: String, id: String)
@@ -12,14 +12,14 @@ public struct TraceEvent: Sendable {
   }
 
   /// The 1-based line number in the trace file.
-  public var line: Int
+  package var line: Int
   /// The instant on the trace's timeline.
-  public var t: MonotonicInstant
+  package var t: MonotonicInstant
   /// What happened.
-  public var kind: Kind
+  package var kind: Kind
 
   /// Creates an event.
-  public init(line: Int, t: MonotonicInstant, kind: Kind) {
+  package init(line: Int, t: MonotonicInstant, kind: Kind) {
     self.line = line
     self.t = t
     self.kind = kind
@@ -27,7 +27,7 @@ public struct TraceEvent: Sendable {
 
   /// The engine event for this trace event; `nil` for launch and crash, which start and
   /// stop engines rather than feed them.
-  public var lifecycleEvent: LifecycleEvent? {
+  package var lifecycleEvent: LifecycleEvent? {
     switch kind {
     case .launch, .crash: return nil
     case .active: return .active
@@ -43,7 +43,7 @@ public struct TraceEvent: Sendable {
   }
 
   /// The trace's name for the event.
-  public var name: String {
+  package var name: String {
     switch kind {
     case .launch: return "launch"
     case .active: return "active"
@@ -60,7 +60,7 @@ public struct TraceEvent: Sendable {
   }
 
   /// The event as one JSON line of the trace format.
-  public var jsonLine: String {
+  package var jsonLine: String {
     var fields: [(key: String, value: JSONValue)] = [
       ("t", .seconds(t.nanoseconds)), ("event", .string(name)),
     ]

@@ -1,28 +1,28 @@
 internal import Foundation
 
 /// A trace that breaks the format of <doc:Accounting>, with the line it breaks on.
-public struct TraceError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct TraceError: Error, CustomStringConvertible, Sendable, Equatable {
   /// The 1-based line number.
-  public var line: Int
+  package var line: Int
   /// What is wrong.
-  public var reason: String
+  package var reason: String
 
   /// Creates an error.
-  public init(line: Int, _ reason: String) {
+  package init(line: Int, _ reason: String) {
     self.line = line
     self.reason = reason
   }
 
-  public var description: String { "line \(line): \(reason)" }
+  package var description: String { "line \(line): \(reason)" }
 }
 
 /// Parses and validates lifecycle traces (JSON Lines).
-public enum TraceParser {
+package enum TraceParser {
   /// Parses a whole trace, checking every rule of the format: `t` present, numeric and
   /// non-decreasing; known events; required fields; events only while the process runs.
   ///
   /// - Throws: ``TraceError`` for the first line that breaks the format.
-  public static func parse(_ text: String) throws(TraceError) -> [TraceEvent] {
+  package static func parse(_ text: String) throws(TraceError) -> [TraceEvent] {
     var events: [TraceEvent] = []
     var running = false
     var last: Int64 = .min
@@ -54,7 +54,7 @@ public enum TraceParser {
   }
 
   /// Parses one line (no process-state checks).
-  public static func parseLine(_ line: some StringProtocol, number: Int, isFirst: Bool) throws(TraceError)
+  package static func parseLine(_ line: some StringProtocol, number: Int, isFirst: Bool) throws(TraceError)
     -> TraceEvent
   {
     let value: JSONValue
