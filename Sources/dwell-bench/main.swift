@@ -7,7 +7,7 @@
 //
 // Helpers are in Measuring.swift; the simulation figures (`dwell balance`) in Simulation.swift.
 import CSQLite
-@_spi(Benchmarks) @_spi(Testing) import Dwell
+import Dwell
 import DwellLua
 import DwellTesting
 import Foundation

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 // Engines that keep everything in memory (for `dwell balance`) count exactly as engines on a store.
-@_spi(Testing) @testable import Dwell
+@testable import Dwell
 
 @Suite struct MemoryEngineTests {
   static let rules = [

@@ -1,4 +1,4 @@
-@_spi(Testing) import Dwell
+import Dwell
 import DwellTesting
 import Foundation
 import Testing

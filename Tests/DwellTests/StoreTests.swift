@@ -2,7 +2,7 @@ import DwellTesting
 import Foundation
 import Testing
 
-@_spi(Testing) @testable import Dwell
+@testable import Dwell
 
 @Suite struct StoreTests {
   @Test func everythingUpToBackgroundSurvivesACrash() throws {

@@ -2,7 +2,7 @@ import DwellTesting
 import Foundation
 import Testing
 
-@_spi(Testing) @testable import Dwell
+@testable import Dwell
 
 /// `problems()`, `onProblem` and `lastProblem`: what a tracker reports when its store
 /// cannot be used, and that it goes on counting.

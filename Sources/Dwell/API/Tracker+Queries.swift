@@ -8,7 +8,7 @@ extension Tracker: UsageQueries {
   }
 
   /// The full report (the shape of `dwell replay --json`).
-  public func report() -> UsageReport? { engine?.report() }
+  package func report() -> UsageReport? { engine?.report() }
 }
 
 extension Tracker {

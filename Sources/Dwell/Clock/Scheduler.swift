@@ -1,4 +1,4 @@
-public import Dispatch
+package import Dispatch
 
 /// A scheduled piece of work that can be cancelled.
 public protocol ScheduledWork: Sendable {
@@ -41,13 +41,13 @@ extension EngineScheduler {
 }
 
 /// The production scheduler: a serial dispatch queue with timers measured on a monotonic clock.
-public final class DispatchScheduler: EngineScheduler {
+package final class DispatchScheduler: EngineScheduler {
   /// The queue all engine work runs on.
-  public let queue: DispatchQueue
+  package let queue: DispatchQueue
   private let clock: any MonotonicClock
 
   /// Creates a scheduler on a new serial utility queue.
-  public init(clock: any MonotonicClock, label: String = "dwell.engine") {
+  package init(clock: any MonotonicClock, label: String = "dwell.engine") {
     self.clock = clock
     self.queue = DispatchQueue(label: label, qos: .utility)
     queue.setSpecific(key: Self.onQueue.key, value: ObjectIdentifier(self))
@@ -56,7 +56,7 @@ public final class DispatchScheduler: EngineScheduler {
   /// Marks the scheduler's queue, so work already on it is not made to wait for itself.
   private static let onQueue = QueueKey()
 
-  public func performAndWait(_ work: () -> Void) {
+  package func performAndWait(_ work: () -> Void) {
     if DispatchQueue.getSpecific(key: Self.onQueue.key) == ObjectIdentifier(self) {
       work()
     } else {
@@ -64,9 +64,9 @@ public final class DispatchScheduler: EngineScheduler {
     }
   }
 
-  public var isSynchronous: Bool { false }
+  package var isSynchronous: Bool { false }
 
-  public func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
+  package func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
     -> any ScheduledWork
   {
     let delay = max(0, deadline.nanoseconds - clock.now().nanoseconds)
@@ -75,7 +75,7 @@ public final class DispatchScheduler: EngineScheduler {
     return DispatchScheduled(item: item)
   }
 
-  public func perform(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+  package func perform(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
 }
 
 private struct DispatchScheduled: ScheduledWork, @unchecked Sendable {

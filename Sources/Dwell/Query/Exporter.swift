@@ -131,7 +131,7 @@ extension Store {
   /// JSON or CSV.
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
-  public func export(_ format: ExportFormat) throws -> String {
+  package func export(_ format: ExportFormat) throws -> String {
     try Exporter(store: self).render(format)
   }
 

@@ -4,7 +4,7 @@ internal import Foundation
 /// `dwell report --json`), written by `JSONEncoder` from a `Codable` mirror of its shape.
 extension UsageReport {
   /// How unlock instants are written in JSON.
-  public enum UnlockTime: Sendable {
+  package enum UnlockTime: Sendable {
     /// Seconds on the monotonic timeline (a replayed trace's `t`).
     case monotonicSeconds
     /// ISO 8601 wall-clock time.
@@ -21,7 +21,7 @@ extension UsageReport {
   ///   - includeUnlocks: Whether to write `unlocks` (when rules were given).
   ///   - unlockTime: Unlock instants as monotonic seconds or ISO 8601 wall-clock times.
   ///   - pretty: Indented, one member a line.
-  public func json(includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true)
+  package func json(includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true)
     -> String
   {
     let encoder = JSONEncoder()

@@ -1,29 +1,29 @@
 /// Usage figures at one instant: the report of <doc:Accounting>.
-public struct UsageReport: Sendable, Equatable {
+package struct UsageReport: Sendable, Equatable {
   /// Figures of one subject (the app, or one screen).
-  public struct Figures: Sendable, Equatable {
+  package struct Figures: Sendable, Equatable {
     /// All-time accrued time.
-    public var time: Duration
+    package var time: Duration
     /// Accrued time per local day, only days above zero.
-    public var days: [Day: Duration]
+    package var days: [Day: Duration]
     /// Visits (screens only).
-    public var visits: Int
+    package var visits: Int
   }
 
   /// The whole app.
-  public var app: Figures
+  package var app: Figures
   /// Sessions so far.
-  public var sessions: Int
+  package var sessions: Int
   /// Days with app time above zero.
-  public var activeDays: Int
+  package var activeDays: Int
   /// Longest run of consecutive active days.
-  public var longestStreak: Int
+  package var longestStreak: Int
   /// Every screen that appeared at least once, by name.
-  public var screens: [String: Figures]
+  package var screens: [String: Figures]
   /// Every unlocked rule, by id.
-  public var unlocks: [String: UnlockRecord]
+  package var unlocks: [String: UnlockRecord]
   /// Points: those of unlocked rules plus those awarded by plugins.
-  public var points: Int
+  package var points: Int
 
   init(accountant: Accountant, book: RuleBook) {
     self.init(
@@ -66,7 +66,7 @@ public struct UsageReport: Sendable, Equatable {
   }
 
   /// The report of what a store holds (committed data only).
-  public init(store: Store) throws {
+  package init(store: Store) throws {
     let usage = try store.load()
     self.init(
       app: usage.app, sessions: usage.sessions, screens: usage.screens, unlocks: usage.unlocks,

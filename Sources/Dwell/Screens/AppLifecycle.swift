@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// One app's lifecycle as the platform adapters feed it: one per tracker (``shared(for:)``),
 /// shared by UIKit's `DwellUIKit.start()` and SwiftUI's `trackAppLifecycle()` in every window,
@@ -9,9 +9,9 @@ public import Foundation
 /// enters the background. The platform parts (gesture recognizers, background tasks) stay in
 /// the adapters; what they decide is here, where it runs on Linux.
 @MainActor
-public final class AppLifecycle {
+package final class AppLifecycle {
   /// The app's scenes, combined into one app lifecycle.
-  public let scenes: SceneCoordinator
+  package let scenes: SceneCoordinator
   private weak var tracker: Tracker?
   private var watchedWindows: Set<ScreenInstance> = []
   private var observers: [any NSObjectProtocol] = []
@@ -31,7 +31,7 @@ public final class AppLifecycle {
   private static var registry: [ObjectIdentifier: Entry] = [:]
 
   /// The lifecycle of the app that `tracker` counts, made on first use.
-  public static func shared(for tracker: Tracker) -> AppLifecycle {
+  package static func shared(for tracker: Tracker) -> AppLifecycle {
     registry = registry.filter { $0.value.tracker != nil }
     if let entry = registry[ObjectIdentifier(tracker)], entry.tracker === tracker { return entry.lifecycle }
     let lifecycle = AppLifecycle(tracker: tracker)
@@ -41,14 +41,14 @@ public final class AppLifecycle {
 
   /// Whether to watch the touches of `window`: `true` the first time a window is offered
   /// (those that exist when tracking starts, and each new one), never twice.
-  public func shouldWatchTouches(in window: ScreenInstance) -> Bool {
+  package func shouldWatchTouches(in window: ScreenInstance) -> Bool {
     watchedWindows.insert(window).inserted
   }
 
   /// Records wall-clock and time-zone changes (read from `wallClock`) and terminates the
   /// engine on termination, for notifications posted to `center`. Only the first call per
   /// app observes; later ones (another adapter, another window) do nothing.
-  public func observeSystemEvents(
+  package func observeSystemEvents(
     clockChanges: [Notification.Name], termination: [Notification.Name], center: NotificationCenter = .default,
     wallClock: any WallClock = SystemWallClock()
   ) {
@@ -70,7 +70,7 @@ public final class AppLifecycle {
 
   /// The background-task assertion the commit runs inside when the app enters the background.
   /// Without one, no commit is made here (the engine's checkpoints still run).
-  public func commitInBackground(holding assertion: any BackgroundAssertion) {
+  package func commitInBackground(holding assertion: any BackgroundAssertion) {
     self.assertion = assertion
   }
 

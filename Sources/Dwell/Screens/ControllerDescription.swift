@@ -1,8 +1,8 @@
 /// A view controller as Dwell sees it: enough to decide whether it is a screen, what it is
 /// called and where it is shown, without UIKit. The UIKit adapter fills it in; tests script it.
-public struct ControllerDescription: Hashable, Sendable {
+package struct ControllerDescription: Hashable, Sendable {
   /// What kind of controller it is.
-  public enum Kind: Hashable, Sendable {
+  package enum Kind: Hashable, Sendable {
     /// An ordinary controller with content.
     case content
     /// A container: navigation, tab bar, page, split view, hosting, or one the app marked.
@@ -12,33 +12,33 @@ public struct ControllerDescription: Hashable, Sendable {
   }
 
   /// The controller's identity.
-  public var id: ScreenInstance
+  package var id: ScreenInstance
   /// Its class name, module-qualified or not (`MyApp.LessonsViewController`).
-  public var className: String
+  package var className: String
   /// The names of its superclasses, nearest first (`UINavigationController`, `UIViewController`),
   /// so that subclasses of system classes are recognised.
-  public var superclassNames: [String]
+  package var superclassNames: [String]
   /// What kind it is.
-  public var kind: Kind
+  package var kind: Kind
   /// The kind of its parent, if it is a child controller.
-  public var parentKind: Kind?
+  package var parentKind: Kind?
   /// Whether some ancestor, not only the parent, is a content controller: content inside a
   /// container inside content is still part of the outer screen.
-  public var isInsideContent: Bool
+  package var isInsideContent: Bool
   /// A name the controller gives itself (`dwellScreenName`), if any.
-  public var customName: String?
+  package var customName: String?
   /// The controller's own choice: `true` to be tracked, `false` to be excluded, `nil` for the policy.
-  public var optIn: Bool?
+  package var optIn: Bool?
   /// The scene (iPad or visionOS window scene) showing it, if known.
-  public var scene: ScreenInstance?
+  package var scene: ScreenInstance?
   /// The window showing it, if known: full-screen presentations cover their own window only.
-  public var window: ScreenInstance?
+  package var window: ScreenInstance?
   /// Its topmost ancestor: the window's root controller or the presented controller it is
   /// inside; `nil` when it is its own root.
-  public var root: ScreenInstance?
+  package var root: ScreenInstance?
 
   /// Creates a description.
-  public init(
+  package init(
     id: ScreenInstance, className: String, superclassNames: [String] = [], kind: Kind = .content,
     parentKind: Kind? = nil, isInsideContent: Bool? = nil, customName: String? = nil, optIn: Bool? = nil,
     scene: ScreenInstance? = nil, window: ScreenInstance? = nil, root: ScreenInstance? = nil

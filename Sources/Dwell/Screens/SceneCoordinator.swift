@@ -4,23 +4,23 @@
 ///
 /// An app has one (``AppLifecycle/scenes``), fed by every scene: UIKit's scene notifications
 /// and each SwiftUI window's `trackAppLifecycle()`.
-public final class SceneCoordinator {
+package final class SceneCoordinator {
   /// A scene's state, as UIKit reports it.
-  public enum SceneState: Sendable {
+  package enum SceneState: Sendable {
     case foregroundActive, foregroundInactive, background, unattached
   }
 
   private let emit: (LifecycleEvent) -> Void
   /// Called after the app (every scene) entered the background: where adapters commit.
-  public var onBackground: (() -> Void)?
+  package var onBackground: (() -> Void)?
   private var scenes: [ScreenInstance: SceneState] = [:]
   private var appState: SceneState = .unattached
 
   /// Creates a coordinator that sends app events to `emit`.
-  public init(emit: @escaping (LifecycleEvent) -> Void) { self.emit = emit }
+  package init(emit: @escaping (LifecycleEvent) -> Void) { self.emit = emit }
 
   /// A scene changed state (or was created).
-  public func scene(_ id: ScreenInstance, is state: SceneState) {
+  package func scene(_ id: ScreenInstance, is state: SceneState) {
     if state == .unattached { scenes[id] = nil } else { scenes[id] = state }
     let states = Set(scenes.values)
     let combined: SceneState =

@@ -7,9 +7,9 @@
 ///
 /// A coordinator made without `emit` remembers what appears (and the policy it is given) and
 /// sends nothing until ``start(emit:)``, which adopts the screens already visible.
-public final class ScreenCoordinator {
+package final class ScreenCoordinator {
   /// How a controller was presented.
-  public enum Presentation: Sendable {
+  package enum Presentation: Sendable {
     /// Page and form sheets, popovers: the presenter stays visible (both accrue).
     case sheet
     /// Full screen, or over full screen, or over the current context: the presenter is covered.
@@ -17,10 +17,10 @@ public final class ScreenCoordinator {
   }
 
   /// The policy in force.
-  public var policy: ScreenPolicy
+  package var policy: ScreenPolicy
   /// The app lifecycle that scene changes also feed (``scene(_:is:)``); `nil` when another
   /// part of the app (SwiftUI's `trackAppLifecycle()`) feeds it.
-  public var lifecycle: SceneCoordinator?
+  package var lifecycle: SceneCoordinator?
   private var emit: ((LifecycleEvent) -> Void)?
   /// Screens UIKit shows, with where they are.
   private var shown: [ScreenInstance: Shown] = [:]
@@ -39,27 +39,27 @@ public final class ScreenCoordinator {
   }
 
   /// Creates a coordinator that sends events to `emit` (usually `tracker.record`) at once.
-  public convenience init(policy: ScreenPolicy = ScreenPolicy(), emit: @escaping (LifecycleEvent) -> Void) {
+  package convenience init(policy: ScreenPolicy = ScreenPolicy(), emit: @escaping (LifecycleEvent) -> Void) {
     self.init(policy: policy)
     self.emit = emit
   }
 
   /// Creates a coordinator that sends nothing until ``start(emit:)``.
-  public init(policy: ScreenPolicy = ScreenPolicy()) {
+  package init(policy: ScreenPolicy = ScreenPolicy()) {
     self.policy = policy
   }
 
   /// Whether ``start(emit:)`` was called (or `emit` given at creation).
-  public var isStarted: Bool { emit != nil }
+  package var isStarted: Bool { emit != nil }
 
   /// Starts sending events to `emit`; screens that appeared before are adopted.
-  public func start(emit: @escaping (LifecycleEvent) -> Void) {
+  package func start(emit: @escaping (LifecycleEvent) -> Void) {
     self.emit = emit
     refresh { _ in true }
   }
 
   /// A controller's view appeared.
-  public func didAppear(_ controller: ControllerDescription) {
+  package func didAppear(_ controller: ControllerDescription) {
     guard shown[controller.id] == nil, let name = policy.screenName(for: controller) else { return }
     shown[controller.id] = Shown(
       name: name, scene: controller.scene, window: controller.window, root: controller.root ?? controller.id)
@@ -67,12 +67,12 @@ public final class ScreenCoordinator {
   }
 
   /// A controller's view disappeared.
-  public func didDisappear(_ controller: ControllerDescription) { close(controller.id) }
+  package func didDisappear(_ controller: ControllerDescription) { close(controller.id) }
 
   /// `presented` was presented. A full-screen one covers the screens of its own window that
   /// were there before it (UIKit does not always tell them, as with `.overFullScreen`), never
   /// its own content; they accrue again when it is dismissed.
-  public func didPresent(_ presented: ControllerDescription, style: Presentation) {
+  package func didPresent(_ presented: ControllerDescription, style: Presentation) {
     var stack = presentations[presented.window] ?? []
     guard !stack.contains(where: { $0.id == presented.id }) else { return }
     stack.append((presented.id, style == .fullScreen))
@@ -81,7 +81,7 @@ public final class ScreenCoordinator {
   }
 
   /// `presented` was dismissed (with whatever it presented itself).
-  public func didDismiss(_ presented: ControllerDescription) {
+  package func didDismiss(_ presented: ControllerDescription) {
     close(presented.id)
     if var stack = presentations[presented.window], let index = stack.firstIndex(where: { $0.id == presented.id }) {
       stack.removeSubrange(index...)
@@ -92,7 +92,7 @@ public final class ScreenCoordinator {
 
   /// A scene changed state: the screens of a scene in the background stop, and accrue again
   /// when it returns; a disconnected scene's screens are forgotten. Also feeds ``lifecycle``.
-  public func scene(_ id: ScreenInstance, is state: SceneCoordinator.SceneState) {
+  package func scene(_ id: ScreenInstance, is state: SceneCoordinator.SceneState) {
     lifecycle?.scene(id, is: state)
     switch state {
     case .background, .unattached: hiddenScenes.insert(id)
@@ -107,15 +107,15 @@ public final class ScreenCoordinator {
   /// Closes the visits of screens UIKit no longer shows though it never said so (a controller
   /// whose `viewDidDisappear` does not call `super`, or one freed while visible). The adapter
   /// calls it with whether each visible controller is still in a window.
-  public func reconcile(isShown: (ScreenInstance) -> Bool) {
+  package func reconcile(isShown: (ScreenInstance) -> Bool) {
     for id in shown.keys where !isShown(id) { close(id) }
   }
 
   /// The controllers UIKit shows that are screens (accruing or covered).
-  public var shownControllers: [ScreenInstance] { Array(shown.keys) }
+  package var shownControllers: [ScreenInstance] { Array(shown.keys) }
 
   /// Names of the screens accruing now (for debugging views).
-  public var visibleScreens: [String] { counting.compactMap { shown[$0]?.name }.sorted() }
+  package var visibleScreens: [String] { counting.compactMap { shown[$0]?.name }.sorted() }
 
   private func close(_ id: ScreenInstance) {
     guard shown.removeValue(forKey: id) != nil else { return }

@@ -5,7 +5,7 @@
 /// ScreenNamer.name(forClass: "SwiftUI.UIHostingController<MyApp.LessonsView>") // "LessonsView"
 /// ScreenNamer.name(forClass: "UIHostingController<ModifiedContent<LessonsView, _EnvironmentKeyWritingModifier<Optional<Store>>>>") // "LessonsView"
 /// ```
-public enum ScreenNamer {
+package enum ScreenNamer {
   /// Wrappers whose first generic argument is the real content.
   static let wrappers: Set<String> = [
     "UIHostingController", "NSHostingController", "ModifiedContent", "Optional", "AnyView", "_UIHostingView",
@@ -13,7 +13,7 @@ public enum ScreenNamer {
   ]
 
   /// The name for a controller or view class.
-  public static func name(forClass raw: String) -> String {
+  package static func name(forClass raw: String) -> String {
     var text = Substring(raw.trimmingCharacters(in: " "))
     // Unwrap known wrappers: take their first generic argument.
     while let open = text.firstIndex(of: "<"), text.last == ">" {

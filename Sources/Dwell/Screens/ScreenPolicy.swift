@@ -24,7 +24,7 @@ public struct ScreenPolicy: Sendable {
   public var included: Set<String> = []
 
   /// System classes that are never screens unless included.
-  public static let systemClasses: Set<String> = [
+  package static let systemClasses: Set<String> = [
     "UIAlertController", "UIInputViewController", "UICompatibilityInputViewController",
     "UISystemKeyboardDockController", "UIInputWindowController", "UIEditingOverlayViewController",
     "UIPredictionViewController", "_UIRemoteViewController", "UIActivityViewController",
@@ -35,7 +35,7 @@ public struct ScreenPolicy: Sendable {
 
   /// Container classes of UIKit and SwiftUI, and their subclasses. A hosting controller is a
   /// container: SwiftUI content is tracked with `trackScreen(_:)`, never as "AnyView".
-  public static let containerClasses: Set<String> = [
+  package static let containerClasses: Set<String> = [
     "UINavigationController", "UITabBarController", "UIPageViewController", "UISplitViewController",
     "UIHostingController", "_UIHostingController",
   ]
@@ -46,7 +46,7 @@ public struct ScreenPolicy: Sendable {
   /// The kind of a controller of class `className` whose superclasses are `superclassNames`
   /// (nearest first): a container or a system controller when it is one of those classes, or
   /// a subclass of one, whether the class is UIKit's, SwiftUI's or named in ``containers``.
-  public func kind(className: String, superclassNames: [String]) -> ControllerDescription.Kind {
+  package func kind(className: String, superclassNames: [String]) -> ControllerDescription.Kind {
     let names = ControllerDescription.unqualified([className] + superclassNames)
     if names.contains(where: { containers.contains($0) || Self.containerClasses.contains($0) }) { return .container }
     if names.contains(where: { Self.systemClasses.contains($0) }) || names.first?.hasPrefix("_") == true {
@@ -58,7 +58,7 @@ public struct ScreenPolicy: Sendable {
   /// The screen name for a controller, or `nil` when it is not a screen. Class names are
   /// matched with the controller's superclasses too, so a subclass of a container, a system
   /// class or an excluded class is treated as its superclass is.
-  public func screenName(for controller: ControllerDescription) -> String? {
+  package func screenName(for controller: ControllerDescription) -> String? {
     let names = controller.classNames
     func any(_ set: Set<String>) -> Bool { names.contains { set.contains($0) } }
     if controller.optIn == false || any(excluded) { return nil }

@@ -3,14 +3,13 @@ internal import Foundation
 
 extension Store {
   /// A visit for ``appendVisits(_:)``.
-  @_spi(Benchmarks)
-  public struct SyntheticVisit: Sendable {
-    public var screen: String
-    public var started: WallInstant
-    public var active: Duration
-    public var day: Day
+  package struct SyntheticVisit: Sendable {
+    package var screen: String
+    package var started: WallInstant
+    package var active: Duration
+    package var day: Day
 
-    public init(screen: String, started: WallInstant, active: Duration, day: Day) {
+    package init(screen: String, started: WallInstant, active: Duration, day: Day) {
       self.screen = screen
       self.started = started
       self.active = active
@@ -20,8 +19,7 @@ extension Store {
 
   /// Folds closed visits (with their day totals and visit counts) in one transaction, the
   /// way the engine's writer does. For benchmarks and load tests.
-  @_spi(Benchmarks)
-  public func appendVisits(_ visits: [SyntheticVisit]) throws {
+  package func appendVisits(_ visits: [SyntheticVisit]) throws {
     var batch = CheckpointBatch(boot: "bench")
     var days: [DayKey: Int64] = [:]
     var names: [String: Int32] = [:]
@@ -47,8 +45,7 @@ extension Store {
   }
 
   /// The size of the store's files in bytes (database, WAL), after a checkpoint.
-  @_spi(Benchmarks)
-  public func sizeInBytes() throws -> Int {
+  package func sizeInBytes() throws -> Int {
     try write { database in try database.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     let sizes = ["", "-wal"].map { suffix -> Int in
       (try? FileManager.default.attributesOfItem(atPath: path + suffix)[.size] as? Int) ?? 0
@@ -60,15 +57,13 @@ extension Store {
 extension Store {
   /// Makes every write fail (SQLite's `query_only`), as a full or read-only disk would.
   /// For fault-injection tests.
-  @_spi(Testing)
-  public func simulateWriteFailures(_ on: Bool) throws {
+  package func simulateWriteFailures(_ on: Bool) throws {
     try write { database in try database.execute("PRAGMA query_only=\(on ? 1 : 0)") }
   }
 
   /// Makes every transaction fail at its commit, after all its statements ran (SQLite
   /// then rolls it back), as a disk that fills up during the write would.
-  @_spi(Testing)
-  public func simulateFailingCommits(_ on: Bool) throws {
+  package func simulateFailingCommits(_ on: Bool) throws {
     try write { database in
       _ = sqlite3_commit_hook(database.handle, on ? { _ in 1 } : nil, nil)
     }

@@ -4,7 +4,7 @@ extension Store {
   /// Deletes raw visits that ended before `cutoff`; day totals and unlocks stay.
   /// Returns how many were deleted.
   @discardableResult
-  public func pruneVisits(endedBefore cutoff: WallInstant) throws -> Int {
+  package func pruneVisits(endedBefore cutoff: WallInstant) throws -> Int {
     try write { database in
       try database.statement("DELETE FROM visits WHERE ended_at < ?").bind(cutoff.millisecondsSince1970).run()
       return Int(try database.scalar("SELECT changes()") ?? 0)
@@ -12,21 +12,21 @@ extension Store {
   }
 
   /// What the store holds: counts and the range of days, for `dwell check` and erase reports.
-  public struct Summary: Sendable, Equatable {
+  package struct Summary: Sendable, Equatable {
     /// Screen names.
-    public var screens: Int
+    package var screens: Int
     /// Raw visits.
-    public var visits: Int
+    package var visits: Int
     /// Day-total rows.
-    public var dayTotals: Int
+    package var dayTotals: Int
     /// Unlocked rules.
-    public var unlocks: Int
+    package var unlocks: Int
     /// The first and last day with time, if any.
-    public var days: ClosedRange<Day>?
+    package var days: ClosedRange<Day>?
   }
 
   /// Counts and the range of days.
-  public func summary() throws -> Summary {
+  package func summary() throws -> Summary {
     try read { database in
       let first = try database.statement("SELECT MIN(day), MAX(day) FROM day_totals")
       defer { first.reset() }
@@ -45,7 +45,7 @@ extension Store {
   /// Removes all usage data (totals, visits, unlocks, points, plugin state, sessions) and
   /// the journals beside the store. Returns what was there.
   @discardableResult
-  public func erase() throws -> Summary {
+  package func erase() throws -> Summary {
     let before = try summary()
     try write { database in
       try database.transaction {
@@ -63,19 +63,19 @@ extension Store {
   }
 
   /// One raw visit, as kept in the store.
-  public struct Visit: Sendable, Equatable {
+  package struct Visit: Sendable, Equatable {
     /// The screen's name.
-    public var screen: String
+    package var screen: String
     /// When it appeared.
-    public var started: WallInstant
+    package var started: WallInstant
     /// When it ended (or the last checkpoint, for a visit cut short by a crash).
-    public var ended: WallInstant
+    package var ended: WallInstant
     /// The active time it accrued.
-    public var active: Duration
+    package var active: Duration
   }
 
   /// Every raw visit, oldest first (for reports and export).
-  public func visits() throws -> [Visit] {
+  package func visits() throws -> [Visit] {
     try allVisits().map {
       Visit(screen: $0.screen, started: $0.started, ended: $0.ended, active: .nanoseconds($0.activeNanos))
     }
@@ -99,7 +99,7 @@ extension Store {
   }
 
   /// Runs the integrity check; returns SQLite's messages (`["ok"]` when healthy).
-  public func integrityCheck() throws -> [String] {
+  package func integrityCheck() throws -> [String] {
     try read { database in
       let rows = try database.statement("PRAGMA integrity_check")
       var messages: [String] = []
@@ -112,7 +112,7 @@ extension Store {
 extension Store {
   /// Deletes a store's files: the database, its WAL and shared-memory files, and the
   /// crash journals beside it. For stores nobody has open (temporary ones, tests).
-  public static func removeFiles(at path: String) {
+  package static func removeFiles(at path: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     for journal in Journal.list(storePath: path) { Journal.remove(path: journal.path) }
   }

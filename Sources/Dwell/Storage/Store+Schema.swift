@@ -51,7 +51,7 @@ extension Store {
   ]
 
   /// The newest schema version this build writes.
-  public static var schemaVersion: Int { migrations.count }
+  package static var schemaVersion: Int { migrations.count }
 
   /// Applies the migrations the file lacks; refuses a file from a newer Dwell.
   static func migrate(_ db: Database, readOnly: Bool) throws {

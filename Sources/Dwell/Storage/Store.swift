@@ -13,10 +13,10 @@ internal import Foundation
 /// (`screen = 0`) and for each screen, so totals never scan raw rows, plus raw visits for
 /// export. Writes arrive as checkpoint batches of additive deltas, so two processes
 /// sharing a store (an app and its extension) never overwrite each other's time.
-public final class Store: @unchecked Sendable {
+package final class Store: @unchecked Sendable {
   // @unchecked: every access to `database` and the caches happens on `queue`.
   /// The file's path.
-  public let path: String
+  package let path: String
   private let queue = DispatchQueue(label: "dwell.store")
   let database: Database
   /// Screen ids by name, as the `screens` table has them (see ``forgetScreenIDs()``).
@@ -30,7 +30,7 @@ public final class Store: @unchecked Sendable {
   ///
   /// - Throws: ``StoreError/newerSchema(migration:)`` for a store from a newer Dwell (left
   ///   untouched), ``StoreError/database(_:)`` when SQLite cannot open or read it.
-  public init(path: String, readOnly: Bool = false) throws {
+  package init(path: String, readOnly: Bool = false) throws {
     self.path = path
     self.readOnly = readOnly
     database = try StoreError.mapping { try Database(path: path, readOnly: readOnly) }

@@ -1,11 +1,11 @@
 /// Why a store could not be used.
-public enum StoreError: Error, CustomStringConvertible, Sendable {
+package enum StoreError: Error, CustomStringConvertible, Sendable {
   /// The file was written by a newer version of Dwell. It is left untouched.
   case newerSchema(migration: String)
   /// SQLite failed.
   case database(DatabaseError)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .newerSchema(let migration):
       return

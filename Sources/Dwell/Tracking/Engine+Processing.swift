@@ -4,7 +4,7 @@ extension Engine {
 
   /// Applies every recorded event and brings accrual up to now; unlocks rules at their
   /// exact instants. Called by timers and queries; safe from any thread.
-  public func process() {
+  package func process() {
     let now = clock.now().nanoseconds
     var mustFold = false
     let mustPersist = state.withLock { state -> Bool in

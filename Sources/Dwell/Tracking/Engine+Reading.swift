@@ -1,7 +1,7 @@
 /// Reading an engine's live state: the report, rule progress, the current instant.
 extension Engine {
   /// A report of all usage so far, including time accrued in the interval still open.
-  public func report() -> UsageReport {
+  package func report() -> UsageReport {
     process()
     return state.withLock { state in
       UsageReport(accountant: state.accountant, book: state.book)
@@ -9,12 +9,12 @@ extension Engine {
   }
 
   /// The engine's current instant on its monotonic clock (accrual is counted up to here).
-  public var now: MonotonicInstant {
+  package var now: MonotonicInstant {
     withState { accountant, _ in MonotonicInstant(nanoseconds: accountant.cursor) }
   }
 
   /// The wall-clock instant and local day now, by the engine's anchor.
-  public func wallClockNow() -> (instant: WallInstant, day: Day, hour: Int) {
+  package func wallClockNow() -> (instant: WallInstant, day: Day, hour: Int) {
     withState { accountant, _ in
       let wall = accountant.wall(at: accountant.cursor)
       return (wall, accountant.span(at: accountant.cursor).day, accountant.calendar.hour(of: wall))

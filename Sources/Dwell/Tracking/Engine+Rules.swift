@@ -11,7 +11,7 @@ extension Engine {
   ///   - rules: the new rules.
   ///   - listeners: the new listeners, or `nil` to keep the current ones. New listeners
   ///     get the states the old ones saved.
-  public func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
+  package func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
     try Rule.validate(rules)
     process()
     let unlocked = state.withLock { state -> [UnlockRecord] in
@@ -34,7 +34,7 @@ extension Engine {
   }
 
   /// The rules in force.
-  public var rules: [Rule] { state.withLock { $0.book.rules } }
+  package var rules: [Rule] { state.withLock { $0.book.rules } }
 
   /// Adds totals kept elsewhere to today, once per key (see `Tracker.importTotals`).
   func importTotals(app: Int64, screens: [String: Int64], key: String) -> Bool {

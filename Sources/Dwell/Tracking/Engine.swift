@@ -20,9 +20,9 @@ internal import Foundation
 /// ```
 public final class Engine: Sendable {
   /// The configuration the engine was created with.
-  public let configuration: Configuration
+  package let configuration: Configuration
   /// The store the engine commits to.
-  public let store: Store
+  package let store: Store
   let clock: any MonotonicClock
   let scheduler: any EngineScheduler
   /// `scheduler.isSynchronous`, read once: the hot path avoids the existential call.
@@ -48,7 +48,7 @@ public final class Engine: Sendable {
   ///   - launchedAt: when the process started, if before now (the store was opened in the
   ///     background); events recorded meanwhile are fed with ``record(_:at:)``.
   /// - Throws: ``StoreError`` when the store cannot be read; ``RuleError`` for invalid rules.
-  public convenience init(
+  package convenience init(
     store: Store, configuration: Configuration = Configuration(),
     clock: any MonotonicClock = SystemMonotonicClock(), wallClock: any WallClock = SystemWallClock(),
     scheduler: (any EngineScheduler)? = nil, launchedAt: MonotonicInstant? = nil
@@ -119,35 +119,35 @@ public final class Engine: Sendable {
 
   /// The most events that wait for the writer before the recording thread applies them
   /// itself (about 20 MB).
-  @_spi(Testing) public static let maximumWaitingEvents = 262_144
+  package static let maximumWaitingEvents = 262_144
 
   /// Events recorded but not yet applied (for tests).
-  @_spi(Testing) public var waitingEvents: Int { buffer.count }
+  package var waitingEvents: Int { buffer.count }
 
   /// The most closed visits whose rows wait in memory for the writer; past it, visits still
   /// count in all totals but their individual rows (the `visits` table) are not kept.
-  @_spi(Testing) public static var maximumPendingVisitRecords: Int { Accountant.maximumPendingVisitRecords }
+  package static var maximumPendingVisitRecords: Int { Accountant.maximumPendingVisitRecords }
 
   /// Visits counted without their row, because the writer could not keep up (for tests).
-  @_spi(Testing) public var droppedVisitRecords: Int { state.withLock { $0.accountant.droppedVisitRecords } }
+  package var droppedVisitRecords: Int { state.withLock { $0.accountant.droppedVisitRecords } }
 
   /// Checkpoints made by the periodic timer so far (for tests).
-  @_spi(Testing) public var periodicCheckpoints: Int { state.withLock { $0.periodicCheckpoints } }
+  package var periodicCheckpoints: Int { state.withLock { $0.periodicCheckpoints } }
 
   /// Closed visits waiting in memory for the writer (for tests).
-  @_spi(Testing) public var pendingVisitRecords: Int { state.withLock { $0.accountant.pendingVisitCount } }
+  package var pendingVisitRecords: Int { state.withLock { $0.accountant.pendingVisitCount } }
 
   /// Records an event now. Safe from any thread; costs a clock read and an append.
   ///
   /// - Complexity: O(1), no I/O, no allocation in steady state.
   @inline(__always)
-  public func record(_ event: LifecycleEvent) {
+  package func record(_ event: LifecycleEvent) {
     record(event, at: systemClock?.now() ?? clock.now())
   }
 
   /// Records an event that happened at `instant` (on this engine's clock), such as one
   /// buffered while the store was opening. Instants before the previous event's count as it.
-  public func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
+  package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
     let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
     switch event {
     case .appear, .disappear, .interact:
@@ -225,7 +225,7 @@ public final class Engine: Sendable {
   /// the store cannot be written, the changes stay in memory (and in the journal) and go
   /// with the next fold.
   /// - Throws: the store's error.
-  public func commit() throws {
+  package func commit() throws {
     if inMemory { return release() }
     process()
     defer { announcer.deliver() }
@@ -253,7 +253,7 @@ public final class Engine: Sendable {
   }
 
   /// Ends the process run cleanly: records `terminate` and commits everything.
-  public func terminate() {
+  package func terminate() {
     record(.terminate)
     if !synchronous { commitReportingErrors() }
     let clean = state.withLock { !$0.accountant.hasPendingChanges }
@@ -263,7 +263,7 @@ public final class Engine: Sendable {
 
   /// Stops the engine without committing, as a crash would: whatever was not yet in the
   /// journal or the store is lost. Used by replay and crash tests; an app never needs it.
-  public func abandon() {
+  package func abandon() {
     stop()
     pipeline.abandonJournal()
   }
@@ -291,7 +291,7 @@ public final class Engine: Sendable {
   }
 
   /// Calls `handler` when a commit fails (the data stays in memory and is retried).
-  public func onError(_ handler: @escaping @Sendable (any Error) -> Void) { announcer.onError(handler) }
+  package func onError(_ handler: @escaping @Sendable (any Error) -> Void) { announcer.onError(handler) }
 }
 
 extension Store {
