@@ -16,17 +16,10 @@ public import Foundation
 /// clock.advance(by: .minutes(30))
 /// ```
 public final class ManualClock: MonotonicClock, EngineScheduler {
-  private struct Timer {
-    var id: Int
-    var at: Int64
-    var work: @Sendable () -> Void
-  }
-
   private struct State {
     var now: Int64
     var boot: String
-    var timers: [Timer] = []
-    var nextID = 0
+    var timers = TimerQueue()
     var horizon: Int64?
   }
 
@@ -55,26 +48,31 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
 
   /// Moves time forward to `instant` (never backwards), running every timer due on the way.
   public func advance(to instant: MonotonicInstant) {
-    let outer = state.withLock { state -> Int64? in
-      defer { state.horizon = instant.nanoseconds }
-      return state.horizon
+    let target = instant.nanoseconds
+    // One lock when no timer is due (most calls): the horizon is set and restored in it.
+    let (outer, first) = state.withLock { state -> (Int64?, TimerQueue.Timer?) in
+      let outer = state.horizon
+      guard let timer = state.timers.popDue(by: target) else {
+        state.now = max(state.now, target)
+        return (outer, nil)
+      }
+      state.horizon = target
+      state.now = max(state.now, timer.at)
+      return (outer, timer)
     }
-    defer { state.withLock { $0.horizon = outer } }
-    while true {
-      let due = state.withLock { state -> Timer? in
-        guard
-          let index = state.timers.indices.min(by: { a, b in
-            (state.timers[a].at, state.timers[a].id) < (state.timers[b].at, state.timers[b].id)
-          }), state.timers[index].at <= instant.nanoseconds
-        else { return nil }
-        let timer = state.timers.remove(at: index)
+    var due = first
+    while let timer = due {
+      timer.work()
+      due = state.withLock { state -> TimerQueue.Timer? in
+        guard let timer = state.timers.popDue(by: target) else {
+          state.now = max(state.now, target)
+          state.horizon = outer
+          return nil
+        }
         state.now = max(state.now, timer.at)
         return timer
       }
-      guard let due else { break }
-      due.work()
     }
-    state.withLock { $0.now = max($0.now, instant.nanoseconds) }
   }
 
   /// Simulates a reboot: the monotonic timeline restarts at `start` in a new boot session,
@@ -90,11 +88,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
   public func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
     -> any ScheduledWork
   {
-    let id = state.withLock { state -> Int in
-      state.nextID += 1
-      state.timers.append(Timer(id: state.nextID, at: deadline.nanoseconds, work: work))
-      return state.nextID
-    }
+    let id = state.withLock { $0.timers.schedule(at: deadline.nanoseconds, work) }
     return Cancel(clock: self, id: id)
   }
 
@@ -106,7 +100,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
   private struct Cancel: ScheduledWork {
     let clock: ManualClock
     let id: Int
-    func cancel() { clock.state.withLock { $0.timers.removeAll { $0.id == id } } }
+    func cancel() { clock.state.withLock { $0.timers.cancel(id) } }
   }
 }
 
