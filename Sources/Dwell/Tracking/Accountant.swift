@@ -38,6 +38,9 @@ struct Accountant {
   private var creditedDays: [Day] = []
   /// Whether to collect ``UsageEvent``s for listeners.
   var collectsEvents = false
+  /// Whether time and visits are also kept as pending changes for the store; an engine in
+  /// memory never writes one, so it skips that work (unlocks, awards and states are kept).
+  var keepsPendingTotals = true
   /// Events since the last ``takeEvents()``.
   private var events: [UsageEvent] = []
   /// Points awarded by listeners, all time.
@@ -112,10 +115,10 @@ struct Accountant {
     guard amount > 0 else { return }
     if collectsEvents, app.days[day] == nil { events.append(.dayStarted(day)) }
     app.add(amount, on: day)
-    pending.add(amount, day: day, screen: -1)
+    if keepsPendingTotals { pending.add(amount, day: day, screen: -1) }
     for index in visibleScreens {
       screens[Int(index)].tally.add(amount, on: day)
-      pending.add(amount, day: day, screen: index)
+      if keepsPendingTotals { pending.add(amount, day: day, screen: index) }
     }
     for k in visits.indices { visits[k].activeNanos += amount }
     if creditedDays.last != day { creditedDays.append(day) }
@@ -127,7 +130,9 @@ struct Accountant {
 
   /// The days credited since the previous call (usually one), for rule qualifiers.
   mutating func takeCreditedDays() -> [Day] {
-    defer { creditedDays.removeAll(keepingCapacity: true) }
+    // Handed over, not copied: clearing a buffer the caller shares would allocate a new one.
+    guard !creditedDays.isEmpty else { return [] }
+    defer { creditedDays = [] }
     return creditedDays
   }
 
@@ -189,7 +194,7 @@ struct Accountant {
         screens[Int(index)].visits += 1
         screens[Int(index)].visible += 1
         if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
-        pending.visits[index, default: 0] += 1
+        if keepsPendingTotals { pending.visits[index, default: 0] += 1 }
         if collectsEvents { events.append(.screenEntered(name)) }
         visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
       }
@@ -215,10 +220,12 @@ struct Accountant {
     if screens[Int(index)].visible == 0 {
       visibleScreens.removeAll { $0 == index }
     }
-    if pending.closedVisits.count < Self.maximumPendingVisitRecords {
-      pending.closedVisits.append(record(visit, ended: wall(at: m)))
-    } else {
-      droppedVisitRecords += 1
+    if keepsPendingTotals {
+      if pending.closedVisits.count < Self.maximumPendingVisitRecords {
+        pending.closedVisits.append(record(visit, ended: wall(at: m)))
+      } else {
+        droppedVisitRecords += 1
+      }
     }
     if collectsEvents { events.append(.screenLeft(screens[Int(index)].name)) }
     revision &+= 1
@@ -368,7 +375,8 @@ struct Accountant {
 
   /// The events since the previous call.
   mutating func takeEvents() -> [UsageEvent] {
-    defer { events.removeAll(keepingCapacity: true) }
+    guard !events.isEmpty else { return [] }
+    defer { events = [] }
     return events
   }
 

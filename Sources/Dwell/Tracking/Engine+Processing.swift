@@ -18,9 +18,10 @@ extension Engine {
         let at = max(item.at, state.accountant.cursor)
         catchUp(&state, to: at, &unlocked)
         state.accountant.apply(item.event, at: at)
-        let fresh = state.book.evaluate(at: at, &state.accountant)
-        unlocked += fresh
-        unlocked += dispatch(&state, at: at, fresh, tick: false)
+        let fresh = evaluate(&state, at: at)
+        if !fresh.isEmpty { unlocked += fresh }
+        let caused = dispatch(&state, at: at, fresh, tick: false)
+        if !caused.isEmpty { unlocked += caused }
       }
       events.removeAll(keepingCapacity: true)
       state.spare = events
@@ -46,15 +47,39 @@ extension Engine {
 
   /// Advances accrual to `target`, stopping at each instant a rule could unlock.
   private func catchUp(_ state: inout EngineState, to target: Int64, _ unlocked: inout [UnlockRecord]) {
-    while let wake = state.book.nextWake(after: state.accountant.cursor, &state.accountant),
-      wake <= target
-    {
+    while true {
+      let wake = nextWake(&state)
+      guard let wake, wake <= target else {
+        state.accountant.advance(to: target)
+        // Only time passed, and less than up to the wake-up: it is still the next one.
+        state.knownWake = (state.accountant.cursor, state.accountant.revision, wake)
+        return
+      }
       state.accountant.advance(to: wake)
-      let fresh = state.book.evaluate(at: wake, &state.accountant)
-      unlocked += fresh
-      unlocked += dispatch(&state, at: wake, fresh, tick: state.book.isTick(state.accountant))
+      let fresh = evaluate(&state, at: wake)
+      if !fresh.isEmpty { unlocked += fresh }
+      let caused = dispatch(&state, at: wake, fresh, tick: state.book.isTick(state.accountant))
+      if !caused.isEmpty { unlocked += caused }
     }
-    state.accountant.advance(to: target)
+  }
+
+  /// Evaluates the rules at `m` and forgets the wake-up found last (the book may change).
+  func evaluate(_ state: inout EngineState, at m: Int64) -> [UnlockRecord] {
+    state.knownWake = nil
+    return state.book.evaluate(at: m, &state.accountant)
+  }
+
+  /// The earliest instant after the cursor at which a rule could unlock: the one found last
+  /// when neither the accountant (its cursor and revision) nor the rule book changed since,
+  /// so an event costs one search, not one before it, one after it and one for the timer.
+  private func nextWake(_ state: inout EngineState) -> Int64? {
+    let cursor = state.accountant.cursor
+    if let known = state.knownWake, known.cursor == cursor, known.revision == state.accountant.revision {
+      return known.at
+    }
+    let wake = state.book.nextWake(after: cursor, &state.accountant)
+    state.knownWake = (cursor, state.accountant.revision, wake)
+    return wake
   }
 
   /// Hands events to the listeners and carries out their actions. Returns the unlocks
@@ -80,6 +105,7 @@ extension Engine {
                 Award(source: source, points: points, reason: reason, wall: state.accountant.wall(at: m)))
             case .unlock(let id):
               if let record = state.book.unlock(id, at: m, state.accountant) {
+                state.knownWake = nil
                 caused.append(record)
                 next.append(.unlocked(id))
               }
@@ -98,7 +124,7 @@ extension Engine {
 
   func scheduleTimers(_ state: inout EngineState) {
     let cursor = state.accountant.cursor
-    let next = state.book.nextWake(after: cursor, &state.accountant)
+    let next = nextWake(&state)
     if state.wake?.at != next {
       state.wake?.work.cancel()
       state.wake = nil

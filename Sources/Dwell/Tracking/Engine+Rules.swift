@@ -25,7 +25,7 @@ extension Engine {
         rules: rules, unlocked: kept, tick: configuration.evaluationTick.nanoseconds,
         wantsTicks: state.listeners.contains { $0.wantsTicks }, accountant: state.accountant)
       let at = state.accountant.cursor
-      let fresh = state.book.evaluate(at: at, &state.accountant)
+      let fresh = evaluate(&state, at: at)
       for record in fresh { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
       return fresh
@@ -43,7 +43,7 @@ extension Engine {
       let cursor = state.accountant.cursor
       let today = state.accountant.span(at: cursor).day
       guard state.accountant.importTotals(app: app, screens: screens, on: today, key: key) else { return false }
-      let fresh = state.book.evaluate(at: cursor, &state.accountant)
+      let fresh = evaluate(&state, at: cursor)
       for record in fresh { state.accountant.recordUnlock(record) }
       return true
     }

@@ -104,6 +104,7 @@ public final class Engine: Sendable {
       idleTimeout: configuration.idleTimeout.map(\.nanoseconds),
       sessionTimeout: configuration.sessionTimeout.nanoseconds, restored: restored)
     accountant.collectsEvents = !configuration.listeners.isEmpty
+    accountant.keepsPendingTotals = !inMemory
     let book = RuleBook(
       rules: configuration.rules, unlocked: restored.unlocks,
       tick: configuration.evaluationTick.nanoseconds,

@@ -3,6 +3,9 @@
 struct EngineState: ~Copyable {
   var accountant: Accountant
   var book: RuleBook
+  /// The last wake-up found, and the cursor and accountant revision it was found at;
+  /// `nil` after the rules are evaluated (the book may have changed).
+  var knownWake: (cursor: Int64, revision: UInt64, at: Int64?)?
   var spare: [StampedEvent] = []
   var wake: (at: Int64, work: any ScheduledWork)?
   var checkpoint: (any ScheduledWork)?
