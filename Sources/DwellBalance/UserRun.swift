@@ -87,8 +87,10 @@ package struct UserRun: LifeSink {
   }
 
   private mutating func drain() {
+    // Most events unlock nothing: no copy, no allocation then.
     let fresh = inbox.unlocks.withLock { list -> [UnlockRecord] in
-      defer { list.removeAll(keepingCapacity: true) }
+      guard !list.isEmpty else { return [] }
+      defer { list = [] }
       return list
     }
     for record in fresh {

@@ -1,4 +1,4 @@
-// dwell-bench's measuring tools: the clock, medians of batches, peak memory.
+// dwell-bench's measuring tools: the clock, medians of batches, CPU time, peak memory.
 import Dwell
 import Foundation
 
@@ -26,6 +26,18 @@ func measure(samples: Int, batch: Int = 1, between: () -> Void = {}, _ body: () 
   }
   costs.sort()
   return (costs[costs.count / 2], costs[min(costs.count - 1, costs.count * 99 / 100)])
+}
+
+/// CPU time of the whole process so far (every thread, user and system), in seconds.
+func cpuSeconds() -> Double {
+  var usage = rusage()
+  #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+  #else
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+  #endif
+  let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+  return user + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
 }
 
 /// Peak resident memory so far, in MiB.

@@ -15,9 +15,24 @@ let heavyPersona = """
                     touches = lognormal(4, 0.5), screens = screens, start = "Home", churn = 0 }
   """
 
-/// The simulation figures, reported through `report`.
-@MainActor func simulationFigures(quick: Bool, packs: String, scratch: URL) throws {
-  // The same generated year, in memory and through `dwell replay`'s SQLite store.
+/// One half of the simulation figures.
+enum SimulationPart: String {
+  /// The engine in memory and on SQLite, in events per second.
+  case events
+  /// `dwell balance` of the learning pack and of a declarative pack.
+  case balance
+}
+
+/// The simulation figures (or one `only` part of them), reported through `report`.
+@MainActor func simulationFigures(quick: Bool, packs: String, scratch: URL, only: SimulationPart? = nil) throws {
+  if only != .balance { try eventFigures(quick: quick, packs: packs, scratch: scratch) }
+  if only != .events { try balanceFigures(quick: quick, packs: packs) }
+  let peak = peakMiB()
+  report("balance_peak_rss_mb", peak, "MiB", target: "≤ 256", pass: peak <= 256)
+}
+
+/// The same generated year, in memory and through `dwell replay`'s SQLite store.
+@MainActor private func eventFigures(quick: Bool, packs: String, scratch: URL) throws {
   log("simulation: a year in memory and on SQLite...")
   let heavy = try PersonaFile.parse(heavyPersona, file: "heavy.lua")
   let declarative = try BalancePack(path: packs + "/learning/unlocks.lua")
@@ -38,10 +53,13 @@ let heavyPersona = """
   let replayRate = Double(trace.count) / (Double(now() - replayStart) / 1e9)
   report("sim_replay_sqlite_events_per_s", replayRate, "events/s")
   report("sim_trace_events", Double(trace.count), "events")
+}
 
-  // The learning pack (a scripted check, a tick plugin) and a declarative pack at scale.
+/// The learning pack (a scripted check, a tick plugin) and a declarative pack at scale.
+@MainActor private func balanceFigures(quick: Bool, packs: String) throws {
   let personas = try PersonaFile.load(packs + "/learning/balance/personas.lua")
   let learning = try BalancePack(path: packs + "/learning")
+  let declarative = try BalancePack(path: packs + "/learning/unlocks.lua")
   let cores = ProcessInfo.processInfo.activeProcessorCount
   for (name, pack, users, target) in [
     ("learning", learning, quick ? 40 : 1000, 30.0), ("decl", declarative, quick ? 400 : 10_000, 20.0),
@@ -50,13 +68,16 @@ let heavyPersona = """
     let days = quick ? 14 : 90
     let run = BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1)
     let start = now()
+    let cpuStart = cpuSeconds()
     _ = try run.runBlocking()
     let seconds = Double(now() - start) / 1e9
+    // CPU time over every worker: on a machine shared with other work, the wall time
+    // depends on the load; CPU time ÷ cores is what the run would take on free cores.
+    let cpu = cpuSeconds() - cpuStart
     report("balance_\(name)_users_per_s", Double(users) / seconds, "users/s")
     report(
       "balance_\(name)_\(users)x\(days)_s", seconds, "s", target: quick ? nil : "< \(Int(target))",
       pass: quick ? nil : seconds < target)
+    report("balance_\(name)_\(users)x\(days)_cpu_s", cpu, "s")
   }
-  let peak = peakMiB()
-  report("balance_peak_rss_mb", peak, "MiB", target: "≤ 256", pass: peak <= 256)
 }

@@ -4,6 +4,8 @@
 //   swift run -c release dwell-bench --json     # one JSON object
 //   swift run -c release dwell-bench --quick    # tiny sizes (a smoke run for CI)
 //   swift run -c release dwell-bench --scale 10 # the store at 10x: 10 heavy years, 10M visits
+//   swift run -c release dwell-bench --simulation  # only the simulation figures (`dwell balance`);
+//                                                  # `--simulation events` or `balance`: one half of them
 //
 // Helpers are in Measuring.swift; the simulation figures (`dwell balance`) in Simulation.swift.
 import CSQLite
@@ -21,6 +23,11 @@ import Foundation
 let arguments = Array(CommandLine.arguments.dropFirst())
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
+/// `--simulation [events|balance]`: only the simulation figures (they take most of a full
+/// run), or only the engine's events per second, or only the balance runs.
+let simulationOnly = arguments.contains("--simulation")
+let simulationPart = arguments.firstIndex(of: "--simulation").flatMap { arguments.dropFirst($0 + 1).first }
+  .flatMap { SimulationPart(rawValue: $0) }
 /// `--scale N`: N heavy years of N million visits, to show how costs grow with data.
 let scale =
   arguments.firstIndex(of: "--scale").flatMap { arguments.dropFirst($0 + 1).first }.flatMap { Int($0) }
@@ -40,6 +47,17 @@ var results: [(key: String, value: Double, unit: String, target: String?, pass: 
 @MainActor func report(_ key: String, _ value: Double, _ unit: String = "ns", target: String? = nil, pass: Bool? = nil)
 {
   results.append((key, value, unit, target, pass))
+}
+
+let packPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().appendingPathComponent("rules/learning").path
+let packsPath = packPath.replacingOccurrences(of: "/rules/learning", with: "/rules")
+
+if simulationOnly {
+  try simulationFigures(quick: quick, packs: packsPath, scratch: directory, only: simulationPart)
+  printResults()
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
 }
 
 // MARK: The floor: one clock read
@@ -208,8 +226,6 @@ luaEngine.record(.active)
 let tick = measure(samples: quick ? 200 : 2000) { luaClock.advance(by: .seconds(1)) }.median
 report("lua_checks_100_ns", tick, target: "≤ 20000", pass: tick <= 20_000)
 
-let packPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-  .deletingLastPathComponent().appendingPathComponent("rules/learning").path
 if FileManager.default.fileExists(atPath: packPath) {
   let copy = directory.appendingPathComponent("pack")
   try? FileManager.default.copyItem(atPath: packPath, toPath: copy.path)
@@ -252,27 +268,31 @@ report("peak_rss_mb", peak, "MiB", target: "≤ 64", pass: peak <= 64)
 
 // MARK: Simulation (`dwell balance`), after the peak above: it has its own memory figure
 
-try simulationFigures(
-  quick: quick, packs: packPath.replacingOccurrences(of: "/rules/learning", with: "/rules"), scratch: directory)
+try simulationFigures(quick: quick, packs: packsPath, scratch: directory)
 
 // MARK: Output
 
-if json {
-  let fields = ["\"scale\": \(scale)"] + results.map { "\"\($0.key)\": \(($0.value * 100).rounded() / 100)" }
-  print("{\n  " + fields.joined(separator: ",\n  ") + "\n}")
-} else {
-  print(
-    "dwell-bench\(quick ? " --quick" : "") · \(yearVisits) visits over \(storeDays) days in the year store"
-      + " · \(ProcessInfo.processInfo.activeProcessorCount) cores"
-  )
-  print("")
-  print("figure".padding(toLength: 30, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")
-  for result in results {
-    let value = result.value >= 100 ? String(format: "%.0f", result.value) : String(format: "%.2f", result.value)
-    let verdict = result.pass.map { $0 ? "ok" : "MISSED" } ?? ""
+printResults()
+
+/// Prints the figures: a table, or one JSON object with `--json`.
+@MainActor func printResults() {
+  if json {
+    let fields = ["\"scale\": \(scale)"] + results.map { "\"\($0.key)\": \(($0.value * 100).rounded() / 100)" }
+    print("{\n  " + fields.joined(separator: ",\n  ") + "\n}")
+  } else {
     print(
-      result.key.padding(toLength: 30, withPad: " ", startingAt: 0) + "\(value) \(result.unit)".leftPadded(16)
-        + "  \(result.target ?? "")  \(verdict)")
+      "dwell-bench\(quick ? " --quick" : "") · \(yearVisits) visits over \(storeDays) days in the year store"
+        + " · \(ProcessInfo.processInfo.activeProcessorCount) cores"
+    )
+    print("")
+    print("figure".padding(toLength: 30, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")
+    for result in results {
+      let value = result.value >= 100 ? String(format: "%.0f", result.value) : String(format: "%.2f", result.value)
+      let verdict = result.pass.map { $0 ? "ok" : "MISSED" } ?? ""
+      print(
+        result.key.padding(toLength: 30, withPad: " ", startingAt: 0) + "\(value) \(result.unit)".leftPadded(16)
+          + "  \(result.target ?? "")  \(verdict)")
+    }
   }
 }
 
