@@ -40,7 +40,7 @@ package enum PersonaFile {
     if let rule = pack.rules.first {
       throw RuleError("\(file): declares rule '\(rule.id)'; a persona file declares personas only")
     }
-    guard case .array(let items)? = pack.published["personas"]?["list"], !items.isEmpty else {
+    guard case .array(let items)? = pack.publishedJSON["personas"]?["list"], !items.isEmpty else {
       throw RuleError("\(file): no persona; declare one with persona \"name\" { ... }")
     }
     var personas: [Persona] = []

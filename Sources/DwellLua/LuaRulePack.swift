@@ -140,7 +140,10 @@ public final class LuaRulePack: UsageListener {
   }
 
   /// What each plugin published with `publish(key, value)`, by plugin and key.
-  public var published: [String: [String: JSONValue]] { runtime.published }
+  public var published: [String: [String: HostValue]] { runtime.published.mapValues { $0.mapValues(HostValue.init) } }
+
+  /// ``published`` as the scripts' JSON trees (numbers keep their literals).
+  package var publishedJSON: [String: [String: JSONValue]] { runtime.published }
 
   /// Exposes a value to scripts as `host.name` (a string, number, boolean or table).
   ///
@@ -152,8 +155,8 @@ public final class LuaRulePack: UsageListener {
 
   /// Exposes a function to scripts as `host.name(...)`. It runs on the engine's processing
   /// context, inside the script's call: keep it quick and non-blocking.
-  public func setHostFunction(_ name: String, _ function: @escaping @Sendable ([JSONValue]) -> JSONValue) {
-    runtime.setHost(name, function: function, trampoline: Self.hostCall)
+  public func setHostFunction(_ name: String, _ function: @escaping @Sendable ([HostValue]) -> HostValue) {
+    runtime.setHost(name, function: { function($0.map(HostValue.init)).json }, trampoline: Self.hostCall)
   }
 
   // MARK: Plugin actions (the rule language itself is LuaRuleParser)

@@ -1,4 +1,4 @@
-public import Dwell
+package import Dwell
 internal import Foundation
 
 /// Feeds a lifecycle trace to real engines on a real store, driven by a manual clock.
@@ -11,14 +11,14 @@ internal import Foundation
 /// let events = try TraceParser.parse(text)
 /// let report = try Replayer(storePath: path, configuration: config).run(events)
 /// ```
-public struct Replayer {
+package struct Replayer {
   /// The store file the engines share.
-  public var storePath: String
+  package var storePath: String
   /// The engines' configuration.
-  public var configuration: Engine.Configuration
+  package var configuration: Engine.Configuration
 
   /// Creates a replayer.
-  public init(storePath: String, configuration: Engine.Configuration = Engine.Configuration()) {
+  package init(storePath: String, configuration: Engine.Configuration = Engine.Configuration()) {
     self.storePath = storePath
     self.configuration = configuration
   }

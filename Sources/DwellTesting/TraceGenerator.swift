@@ -1,14 +1,14 @@
-public import Dwell
-public import Foundation
+package import Dwell
+package import Foundation
 
 /// A small, fast, seedable random number generator (SplitMix64), for repeatable data.
-public struct SeededGenerator: RandomNumberGenerator, Sendable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// Creates a generator; the same seed gives the same sequence on every platform.
-  public init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -20,24 +20,24 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 /// Generates realistic lifecycle traces of a tab-bar learning app: sessions through the
 /// day, navigation pushes and pops, page sheets, Control Centre, backgrounding, a clock
 /// change and an occasional crash. Deterministic for a seed.
-public struct TraceGenerator {
+package struct TraceGenerator {
   /// Days to simulate.
-  public var days: Int
+  package var days: Int
   /// The seed.
-  public var seed: UInt64
+  package var seed: UInt64
   /// The local midnight the trace starts at.
-  public var start: WallInstant
+  package var start: WallInstant
   /// The time zone.
-  public var timeZone: TimeZone
+  package var timeZone: TimeZone
   /// Screen names the user moves between (the first three are tabs).
-  public var screens: [String]
+  package var screens: [String]
   /// Average sessions a day.
-  public var sessionsPerDay: Double
+  package var sessionsPerDay: Double
   /// Whether to include a crash now and then.
-  public var crashes: Bool
+  package var crashes: Bool
 
   /// Creates a generator for `days` days starting 2026-03-02 in Europe/Berlin.
-  public init(days: Int, seed: UInt64 = 1) {
+  package init(days: Int, seed: UInt64 = 1) {
     self.days = days
     self.seed = seed
     start = WallInstant(nanosecondsSince1970: 1_772_406_000_000_000_000)  // 2026-03-02T00:00+01:00

@@ -98,7 +98,7 @@ import Testing
       ])
     pack.setHostValue("subscriber", .bool(true))
     pack.setHostFunction("is_vip") { arguments in
-      guard case .number(let sessions, _)? = arguments.first else { return .bool(false) }
+      guard case .number(let sessions)? = arguments.first else { return .bool(false) }
       return .bool(sessions >= 1)
     }
     let notes = LockedBox<[String]>([])

@@ -27,7 +27,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
   public var problems: [Problem]
 
   /// Creates an error.
-  public init(problems: [Problem]) { self.problems = problems }
+  package init(problems: [Problem]) { self.problems = problems }
 
   public var description: String {
     "the configuration has \(problems.count) problem\(problems.count == 1 ? "" : "s"): "

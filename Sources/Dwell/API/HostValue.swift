@@ -27,6 +27,19 @@ public enum HostValue: Sendable, Equatable {
     case .table(let members): return .object(members.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
     }
   }
+
+  /// The value a script handed back (an object's repeated key: the last one).
+  package init(_ json: JSONValue) {
+    switch json {
+    case .null: self = .null
+    case .bool(let value): self = .bool(value)
+    case .number(let value, _): self = .number(value)
+    case .string(let value): self = .string(value)
+    case .array(let values): self = .list(values.map(HostValue.init))
+    case .object(let members):
+      self = .table(Dictionary(members.map { ($0.key, HostValue($0.value)) }, uniquingKeysWith: { _, last in last }))
+    }
+  }
 }
 
 extension HostValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,

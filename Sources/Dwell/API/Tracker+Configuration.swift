@@ -33,7 +33,7 @@ extension Tracker {
     /// are kept for ever. Default: keep everything.
     public var visitRetention: Duration?
     /// How the engine counts: timeouts, checkpoint interval, rules, levels, listeners.
-    public var engine = Engine.Configuration()
+    package var engine = Engine.Configuration()
     /// A rule pack loaded when the tracker starts and reloaded whenever it changes (a
     /// folder of Lua scripts: `DwellLua.LuaRuleFolder(url)`). A version that fails to load
     /// is reported as ``TrackerProblem/rulesRefused(_:)`` and the previous one keeps running.

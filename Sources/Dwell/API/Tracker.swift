@@ -77,13 +77,20 @@ public final class Tracker: Sendable {
     return tracker
   }
 
-  /// Creates a tracker. Returns immediately; the store opens in the background (or at once
-  /// on a synchronous scheduler such as `DwellTesting.ManualClock`). A configuration that
-  /// does not validate is reported as ``TrackerProblem/invalidConfiguration(_:)``, and the
-  /// tracker runs with its bad settings at their defaults and without a bad rule set.
-  public init(
-    configuration: Configuration, clock: any MonotonicClock = SystemMonotonicClock(),
-    wallClock: any WallClock = SystemWallClock(), scheduler: (any EngineScheduler)? = nil
+  /// Creates a tracker. Returns immediately; the store opens in the background. A
+  /// configuration that does not validate is reported as
+  /// ``TrackerProblem/invalidConfiguration(_:)``, and the tracker runs with its bad settings
+  /// at their defaults and without a bad rule set. (Tests: `DwellTesting.TrackerSimulation`
+  /// makes one on a manual clock.)
+  public convenience init(configuration: Configuration) {
+    self.init(configuration: configuration, clock: SystemMonotonicClock(), wallClock: SystemWallClock())
+  }
+
+  /// Creates a tracker on the given clocks; the store opens at once on a synchronous
+  /// scheduler such as `DwellTesting.ManualClock`.
+  package init(
+    configuration: Configuration, clock: any MonotonicClock, wallClock: any WallClock,
+    scheduler: (any EngineScheduler)? = nil
   ) {
     self.configuration = configuration
     self.clock = clock

@@ -4,10 +4,10 @@
 /// consecutive days differ by one and streaks are simple arithmetic.
 public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// Days since 1970-01-01.
-  public var ordinal: Int32
+  package var ordinal: Int32
 
   /// Creates a day from its ordinal (days since 1970-01-01).
-  public init(ordinal: Int32) { self.ordinal = ordinal }
+  package init(ordinal: Int32) { self.ordinal = ordinal }
 
   /// Creates a day from a calendar date. Returns `nil` for a date that does not exist.
   public init?(year: Int, month: Int, day: Int) {

@@ -35,7 +35,7 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
 /// Dwell measures every duration with a monotonic clock, so a user who changes the date
 /// neither gains nor loses time. ``SystemMonotonicClock`` is the production clock;
 /// `DwellTesting.ManualClock` drives time by hand in tests.
-public protocol MonotonicClock: Sendable {
+package protocol MonotonicClock: Sendable {
   /// The current instant. Called on the hot path: it must be cheap and lock-free.
   func now() -> MonotonicInstant
   /// Identifies the clock's origin (the boot). Two instants are comparable only when

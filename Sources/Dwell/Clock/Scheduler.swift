@@ -11,7 +11,7 @@ public protocol ScheduledWork: Sendable {
 /// The engine never starts threads or tasks itself; it asks its scheduler. Production code
 /// uses ``DispatchScheduler`` (one serial queue); tests use `DwellTesting.ManualClock`,
 /// which runs timers synchronously, at their exact instants, when the test advances time.
-public protocol EngineScheduler: Sendable {
+package protocol EngineScheduler: Sendable {
   /// Runs `work` at `deadline` on the scheduler's serial context.
   func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
     -> any ScheduledWork
@@ -34,10 +34,10 @@ public protocol EngineScheduler: Sendable {
 
 extension EngineScheduler {
   /// Real time has no horizon.
-  public var horizon: MonotonicInstant? { nil }
+  package var horizon: MonotonicInstant? { nil }
 
   /// Runs `work` on the calling thread (a synchronous scheduler's context is the caller's).
-  public func performAndWait(_ work: () -> Void) { work() }
+  package func performAndWait(_ work: () -> Void) { work() }
 }
 
 /// The production scheduler: a serial dispatch queue with timers measured on a monotonic clock.

@@ -14,15 +14,15 @@ internal import Foundation
 /// `CLOCK_BOOTTIME`. Both keep counting
 /// while the device sleeps and ignore wall-clock changes. The boot session is derived from
 /// the system boot time (Apple) or the kernel's boot id (Linux).
-public struct SystemMonotonicClock: MonotonicClock {
+package struct SystemMonotonicClock: MonotonicClock {
   /// Identifies the current boot; read once per process.
-  public let bootSession: String
+  package let bootSession: String
 
   /// Creates the system clock.
-  public init() { bootSession = Self.readBootSession() }
+  package init() { bootSession = Self.readBootSession() }
 
   @inline(__always)
-  public func now() -> MonotonicInstant {
+  package func now() -> MonotonicInstant {
     #if canImport(Darwin)
       return MonotonicInstant(nanoseconds: Int64(clock_gettime_nsec_np(CLOCK_MONOTONIC)))
     #else

@@ -34,7 +34,7 @@ public struct WallInstant: Comparable, Hashable, Sendable {
 }
 
 /// The source of wall-clock time and of the time zone in force; both only name days.
-public protocol WallClock: Sendable {
+package protocol WallClock: Sendable {
   /// The current wall-clock instant.
   func now() -> WallInstant
   /// The time zone now in force.
@@ -42,9 +42,9 @@ public protocol WallClock: Sendable {
 }
 
 /// The device's wall clock and current time zone.
-public struct SystemWallClock: WallClock {
+package struct SystemWallClock: WallClock {
   /// Creates the system wall clock.
-  public init() {}
-  public func now() -> WallInstant { WallInstant(Date()) }
-  public var timeZone: TimeZone { TimeZone.current }
+  package init() {}
+  package func now() -> WallInstant { WallInstant(Date()) }
+  package var timeZone: TimeZone { TimeZone.current }
 }

@@ -4,7 +4,7 @@ extension Condition {
   /// Parses a condition in the JSON form of <doc:Accounting> (also used for Lua tables).
   ///
   /// - Throws: a message naming what is wrong; the caller adds the rule's id.
-  public static func parse(_ value: JSONValue) throws(RuleError) -> Condition {
+  package static func parse(_ value: JSONValue) throws(RuleError) -> Condition {
     guard case .object(let members) = value else {
       throw RuleError(
         "a condition must be an object of keys, such as { screen = \"Lessons\", seconds = 600 }, not \(value.typeName)")
@@ -119,7 +119,7 @@ extension Rule {
   /// Parses a rules file in the JSON form: an array of `{"id": ..., "when": ...}`.
   ///
   /// - Throws: ``RuleError`` naming the rule (its id, or its position) and the problem.
-  public static func parseJSON(_ text: String, file: String? = nil) throws(RuleError) -> [Rule] {
+  package static func parseJSON(_ text: String, file: String? = nil) throws(RuleError) -> [Rule] {
     let document: JSONValue
     do {
       document = try JSONParser.parse(text)
@@ -172,7 +172,7 @@ extension Rule {
 
   /// Checks a set of rules built in code: ids unique and non-empty, groups non-empty,
   /// thresholds non-negative.
-  public static func validate(_ rules: [Rule]) throws(RuleError) {
+  package static func validate(_ rules: [Rule]) throws(RuleError) {
     var seen = Set<String>()
     for (offset, rule) in rules.enumerated() {
       guard !rule.id.isEmpty else { throw RuleError(rule: "#\(offset + 1)", "the id is empty") }

@@ -81,14 +81,14 @@ public struct Level: Sendable, Equatable {
   }
 
   /// "Scholar (100 to Master)": the level reached with `points` and what the next needs.
-  public static func summary(_ points: Int, in levels: [Level]) -> String? {
+  package static func summary(_ points: Int, in levels: [Level]) -> String? {
     guard let reached = reached(points, in: levels) else { return nil }
     guard let next = reached.next else { return reached.level.name }
     return "\(reached.level.name) (\(next.points - points) to \(next.name))"
   }
 
   /// The highest level reached with `points`, its index, and the next level if any.
-  public static func reached(_ points: Int, in levels: [Level]) -> (index: Int, level: Level, next: Level?)? {
+  package static func reached(_ points: Int, in levels: [Level]) -> (index: Int, level: Level, next: Level?)? {
     let sorted = levels.sorted { $0.points < $1.points }
     guard let index = sorted.lastIndex(where: { $0.points <= points }) else { return nil }
     return (index, sorted[index], index + 1 < sorted.count ? sorted[index + 1] : nil)

@@ -29,9 +29,9 @@ public struct UsageView: Sendable {
   /// The local hour now, 0-23.
   public let hour: Int
   /// The monotonic instant of the evaluation.
-  public let instant: MonotonicInstant
+  package let instant: MonotonicInstant
   /// Changes whenever any figure changes: equal revisions at one instant mean equal figures.
-  public let revision: UInt64
+  package let revision: UInt64
 
   let screens: [ScreenUsage]
   let screenIndex: [String: Int32]

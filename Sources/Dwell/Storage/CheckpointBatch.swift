@@ -19,9 +19,9 @@ public struct UnlockRecord: Sendable, Equatable {
   /// The rule's id.
   public var rule: String
   /// The monotonic instant of the unlock, in the boot session ``boot``.
-  public var mono: MonotonicInstant
+  package var mono: MonotonicInstant
   /// The boot session of ``mono``.
-  public var boot: String
+  package var boot: String
   /// The wall-clock instant of the unlock.
   public var wall: WallInstant
   /// Points the rule earned.

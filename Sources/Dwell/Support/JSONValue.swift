@@ -2,7 +2,7 @@
 /// (repeated and unknown keys are errors there, and reported by name), trace lines, and the
 /// values Lua scripts exchange with the app. Numbers keep their literal text so exact
 /// decimals survive; objects keep their members in order, repeats included.
-public enum JSONValue: Equatable, Sendable {
+package enum JSONValue: Equatable, Sendable {
   case null
   case bool(Bool)
   case number(Double, literal: String)
@@ -10,7 +10,7 @@ public enum JSONValue: Equatable, Sendable {
   case array([JSONValue])
   case object([(key: String, value: JSONValue)])
 
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.null, .null): return true
     case (.bool(let a), .bool(let b)): return a == b

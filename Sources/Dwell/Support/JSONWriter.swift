@@ -89,5 +89,5 @@ package struct JSONWriter {
 
 extension JSONValue {
   /// The value as JSON text, keys sorted.
-  public func rendered(pretty: Bool = false) -> String { JSONWriter.render(self, pretty: pretty) }
+  package func rendered(pretty: Bool = false) -> String { JSONWriter.render(self, pretty: pretty) }
 }

@@ -14,7 +14,7 @@ public struct ScreenInstance: Hashable, Sendable, CustomStringConvertible {
   /// The instance identified by an object, such as a view controller.
   public init(_ object: ObjectIdentifier) { storage = .object(UInt(bitPattern: object)) }
   /// The instance identified by a number the caller keeps unique.
-  public init(number: UInt) { storage = .object(number) }
+  package init(number: UInt) { storage = .object(number) }
   /// The instance identified by a string (trace ids, SwiftUI view identities).
   public init(_ name: String) { storage = .name(name) }
 
