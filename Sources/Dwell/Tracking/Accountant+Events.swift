@@ -1,0 +1,128 @@
+// Lifecycle events: how each one (active, background, a screen appearing, a clock change...)
+// moves the accountant's state, and taking over another engine's live state.
+
+extension Accountant {
+  // MARK: Events
+
+  /// Applies one event at instant `m` (after ``advance(to:)`` to the same instant).
+  mutating func apply(_ event: LifecycleEvent, at m: Int64) {
+    advance(to: m)
+    revision &+= 1
+    switch event {
+    case .active:
+      if !isActive {
+        isActive = true
+        if startsSession(at: m) {
+          sessions += 1
+          pending.sessions += 1
+          if collectsEvents { events.append(.sessionStarted) }
+        }
+      }
+      resetIdle(at: m)
+    case .inactive, .background, .foreground, .terminate:
+      if isActive {
+        isActive = false
+        lastStop = StopMark(mono: m, boot: boot, wall: wall(at: m))
+        pending.lastStop = lastStop
+        if collectsEvents { events.append(.paused) }
+      }
+      if case .terminate = event {
+        for visit in visits { hide(visit.id, at: m) }
+      }
+    case .appear(let name, let id):
+      if !visits.contains(where: { $0.id == id }) {
+        let index = intern(name)
+        screens[Int(index)].visits += 1
+        screens[Int(index)].visible += 1
+        if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+        if keepsPendingTotals { pending.visits[index, default: 0] += 1 }
+        if collectsEvents { events.append(.screenEntered(name)) }
+        visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
+      }
+      resetIdle(at: m)
+    case .disappear(let id):
+      hide(id, at: m)
+    case .interact:
+      resetIdle(at: m)
+    case .clockChanged(let newWall, let zone):
+      let current = wall(at: m)
+      anchorMono = m
+      anchorWall = newWall ?? current
+      if let zone { calendar = DayCalendar(timeZone: zone) }
+      daySpan = nil
+    }
+  }
+
+  private mutating func hide(_ id: ScreenInstance, at m: Int64) {
+    guard let position = visits.firstIndex(where: { $0.id == id }) else { return }
+    let visit = visits.remove(at: position)
+    let index = visit.screen
+    screens[Int(index)].visible -= 1
+    if screens[Int(index)].visible == 0 {
+      visibleScreens.removeAll { $0 == index }
+    }
+    if keepsPendingTotals {
+      if pending.closedVisits.count < Self.maximumPendingVisitRecords {
+        pending.closedVisits.append(record(visit, ended: wall(at: m)))
+      } else {
+        droppedVisitRecords += 1
+      }
+    }
+    if collectsEvents { events.append(.screenLeft(screens[Int(index)].name)) }
+    revision &+= 1
+  }
+
+  private mutating func resetIdle(at m: Int64) {
+    guard let idleTimeout else { return }
+    idleDeadline = m &+ idleTimeout
+  }
+
+  private func startsSession(at m: Int64) -> Bool {
+    guard let lastStop else { return true }
+    let gap: Int64
+    if lastStop.boot == boot {
+      gap = m - lastStop.mono
+    } else {
+      // Another boot: only the wall clock spans it. A clock set backwards starts a session.
+      gap = wall(at: m).nanosecondsSince1970 - lastStop.wall.nanosecondsSince1970
+      if gap < 0 { return true }
+    }
+    return gap >= sessionTimeout
+  }
+
+  mutating func intern(_ name: String) -> Int32 {
+    if let index = screenIndex[name] { return index }
+    let index = Int32(screens.count)
+    screens.append(ScreenUsage(name: name))
+    screenIndex[name] = index
+    return index
+  }
+
+  /// The visible instances and their names.
+  var visibleInstances: [(name: String, id: ScreenInstance)] {
+    visits.map { (screens[Int($0.screen)].name, $0.id) }
+  }
+
+  /// Takes over another engine's live state without counting sessions or visits.
+  mutating func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+    if active, !isActive {
+      isActive = true
+      if let idleTimeout { idleDeadline = cursor &+ idleTimeout }
+    }
+    for (name, id) in visible where !visits.contains(where: { $0.id == id }) {
+      let index = intern(name)
+      screens[Int(index)].visible += 1
+      if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+      visits.append(VisitState(id: id, screen: index, started: wall(at: cursor), activeNanos: 0))
+    }
+    revision &+= 1
+  }
+}
+
+/// One visit in progress.
+struct VisitState: Sendable {
+  let id: ScreenInstance
+  let screen: Int32
+  let started: WallInstant
+  var activeNanos: Int64
+}
