@@ -4,8 +4,11 @@
 struct RuleBook {
   private(set) var rules: [Rule]
   private(set) var unlocked: [String: UnlockRecord] = [:]
-  /// Indexes into `rules` of the rules not yet unlocked.
-  private var waiting: [Int]
+  /// The rules not yet unlocked: on their figure's ladder, or evaluated one by one.
+  private var waiting: RuleIndex
+  /// Rules (or ladders) looked at by evaluations and wake-up searches so far: what a
+  /// wake-up costs, counted (for tests).
+  private(set) var examined = 0
   private(set) var qualifiers: [DayQualifier.Key: DayQualifier] = [:]
   /// Tick of app time for scripted checks, in nanoseconds.
   let tick: Int64
@@ -26,9 +29,8 @@ struct RuleBook {
       return false
     }
     for record in unlocked { self.unlocked[record.rule] = record }
-    waiting = rules.indices.filter { [unlockedIDs = Set(unlocked.map(\.rule))] in
-      !unlockedIDs.contains(rules[$0].id)
-    }
+    let unlockedIDs = Set(unlocked.map(\.rule))
+    waiting = RuleIndex(rules: rules, waiting: rules.indices.filter { !unlockedIDs.contains(rules[$0].id) })
     var keys: Set<DayQualifier.Key> = [Self.appDays]
     for rule in rules { rule.condition.collectDayKeys(into: &keys) }
     for key in keys {
@@ -81,13 +83,24 @@ struct RuleBook {
     }
     guard !waiting.isEmpty else { return [] }
     var context = Context(m: m, today: accountant.span(at: m).day)
-    var records: [UnlockRecord] = []
+    var reached: [Int] = []
+    for ladder in waiting.ladders.indices {
+      guard let figure = waiting.figure(of: ladder) else { continue }
+      waiting.climb(ladder, to: Self.value(of: figure, accountant), into: &reached, examined: &examined)
+    }
     var still: [Int] = []
-    for index in waiting {
-      guard Self.holds(rules[index].condition, &context, accountant, qualifiers) else {
+    examined += waiting.others.count
+    for index in waiting.others {
+      if Self.holds(rules[index].condition, &context, accountant, qualifiers) {
+        reached.append(index)
+      } else {
         still.append(index)
-        continue
       }
+    }
+    guard !reached.isEmpty else { return [] }
+    if still.count != waiting.others.count { waiting.others = still }
+    var records: [UnlockRecord] = []
+    for index in reached.sorted() where unlocked[rules[index].id] == nil {
       let rule = rules[index]
       let record = UnlockRecord(
         rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot,
@@ -95,8 +108,17 @@ struct RuleBook {
       unlocked[rule.id] = record
       records.append(record)
     }
-    if !records.isEmpty { waiting = still }
     return records
+  }
+
+  /// The figure's value now: what a ladder's thresholds are compared with.
+  private static func value(of figure: RuleIndex.Figure, _ accountant: borrowing Accountant) -> Int64 {
+    switch figure {
+    case .app: return accountant.app.nanos
+    case .screen(let name): return nanos(of: name, in: accountant)
+    case .visits(let name): return Int64(accountant.screenIndex[name].map { accountant.screens[Int($0)].visits } ?? 0)
+    case .sessions: return Int64(accountant.sessions)
+    }
   }
 
   /// Unlocks rule `id` now, at a listener's request. `nil` if it was already unlocked.
@@ -107,7 +129,7 @@ struct RuleBook {
       rule: id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
       points: points)
     unlocked[id] = record
-    waiting.removeAll { rules[$0].id == id }
+    waiting.others.removeAll { rules[$0].id == id }  // on a ladder, it is skipped as unlocked
     return record
   }
 
@@ -206,12 +228,21 @@ struct RuleBook {
 
   /// The earliest instant after `m` at which a waiting rule's condition could change,
   /// assuming no event comes first; `nil` when only an event can change anything.
-  func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
+  mutating func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
     guard !waiting.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
     let span = accountant.span(at: m)
     var wake = Wake(m: m, deadline: accountant.idleDeadline, span: span)
     var anyCheck = false
-    for index in waiting {
+    examined += waiting.ladders.count + waiting.others.count
+    for ladder in waiting.ladders {
+      guard let need = ladder.upcoming else { continue }
+      switch ladder.figure {
+      case .app: Self.visit(.appTime(.nanoseconds(need)), &wake, tick, accountant)
+      case .screen(let name): Self.visit(.screenTime(name, .nanoseconds(need)), &wake, tick, accountant)
+      case .visits, .sessions: continue
+      }
+    }
+    for index in waiting.others {
       if checkOnly[index] {
         anyCheck = true
       } else {
