@@ -42,6 +42,7 @@ typedef struct dwell_lua_limits {
   int refused;           /* 1 once the allocator refused a block during this call */
   char where[80];        /* "file:line:" of the script code running when memory was refused */
   lua_State *L;          /* the state, for `where` */
+  int step;              /* instructions between two runs of the count hook in this call */
 } dwell_lua_limits;
 
 #define DWELL_LUA_RAISE (-1)
@@ -118,7 +119,7 @@ static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
     dwell_lua_exhaust(L, limits, limits->exhausted);
     return;
   }
-  limits->budget -= DWELL_LUA_HOOK_STEP;
+  limits->budget -= limits->step;
   if (limits->budget < 0) dwell_lua_exhaust(L, limits, 1);
   if (limits->deadline && dwell_lua_monotonic_ns() > limits->deadline) dwell_lua_exhaust(L, limits, 2);
 }
@@ -138,9 +139,12 @@ static inline void dwell_lua_charge(lua_State *L, long long work) {
 }
 
 /// Arms the limits for one call from the host into script code.
+/// The hook's count starts afresh, so a call is charged only its own instructions (not
+/// what earlier calls left on the counter), and an allowance under a step is exact.
 static inline void dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
                                  long long time_limit_ms) {
-  if (limits->exhausted) lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
+  limits->step = allowance < DWELL_LUA_HOOK_STEP ? (allowance > 0 ? (int)allowance : 1) : DWELL_LUA_HOOK_STEP;
+  lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, limits->step);
   limits->budget = allowance;
   limits->allowance = allowance;
   limits->per_tick = per_tick;
@@ -155,6 +159,7 @@ static inline lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
   lua_State *L = lua_newstate(dwell_lua_alloc, limits);
   if (L) {
     limits->L = L;
+    limits->step = DWELL_LUA_HOOK_STEP;
     lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
   }
   return L;
@@ -191,8 +196,79 @@ static inline void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, 
   lua_pushcclosure(L, dwell_lua_trampoline, upvalues + 1);
 }
 
+/* Whether a message starts with its place, "name:digits:". */
+static int dwell_lua_placed(const char *message, size_t length) {
+  const char *colon = memchr(message, ':', length < 200 ? length : 200);
+  if (!colon || colon == message || memchr(message, ' ', (size_t)(colon - message))) return 0;
+  const char *digits = colon + 1;
+  while (*digits >= '0' && *digits <= '9') digits++;
+  return digits > colon + 1 && *digits == ':';
+}
+
+/* The message handler of every call from the host: the error names the designer's file and
+ * line, found on the stack while it is still there (the innermost frame of script code, never
+ * the prelude's). A message without a place gets one; "dwell:N:" (the prelude) is replaced;
+ * an error value that is not a string is described without calling its metamethods. */
+static int dwell_lua_locate(lua_State *L) {
+  char where[80];
+  dwell_lua_where(L, where, sizeof where);
+  int type = lua_type(L, 1);
+  if (!lua_isstring(L, 1)) { /* numbers are messages, as in Lua */
+    if (type == LUA_TNIL)
+      lua_pushfstring(L, "%s error(nil): an error without a message", where);
+    else
+      lua_pushfstring(L, "%s error raised with a %s value, not a message", where, lua_typename(L, type));
+    return 1;
+  }
+  size_t length = 0;
+  const char *message = lua_tolstring(L, 1, &length);
+  const char *rest = message;
+  if (strncmp(rest, "dwell:", 6) == 0) { /* the prelude's place: replaced by the script's */
+    const char *digits = rest + 6;
+    while (*digits >= '0' && *digits <= '9') digits++;
+    if (digits > rest + 6 && *digits == ':') {
+      rest = digits + 1;
+      while (*rest == ' ') rest++;
+      lua_pushfstring(L, "%s %s", where, rest);
+      return 1;
+    }
+  }
+  if (dwell_lua_placed(message, length) || where[0] == 0) return 1;
+  while (*rest == ' ') rest++;
+  lua_pushfstring(L, "%s %s", where, rest);
+  return 1;
+}
+
+/// Calls as lua_pcall does, with ``dwell_lua_locate`` as the message handler. When no
+/// script frame was left on the stack (a tail call into the prelude or a library), the
+/// error is placed at the first line of the function called.
 static inline int dwell_lua_pcall(lua_State *L, int nargs, int nresults, int msgh) {
-  return lua_pcall(L, nargs, nresults, msgh);
+  (void)msgh;
+  int base = lua_gettop(L) - nargs;
+  if (!lua_checkstack(L, 4)) return lua_pcall(L, nargs, nresults, 0);
+  lua_pushvalue(L, base);
+  lua_insert(L, base); /* a copy of the function, below */
+  lua_pushcfunction(L, dwell_lua_locate);
+  lua_insert(L, base + 1);
+  int status = lua_pcall(L, nargs, nresults, base + 1);
+  size_t length = 0;
+  const char *message = status != LUA_OK && lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
+  if (message && !dwell_lua_placed(message, length)) {
+    dwell_lua_limits *limits = dwell_lua_limits_of(L);
+    int enforce = limits->enforce;
+    limits->enforce = 0; /* outside any protected call: no allocation may fail here */
+    lua_Debug ar;
+    lua_pushvalue(L, base);
+    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0) {
+      while (*message == ' ') message++;
+      lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.linedefined, message);
+      lua_replace(L, -2);
+    }
+    limits->enforce = enforce;
+  }
+  lua_remove(L, base + 1);
+  lua_remove(L, base);
+  return status;
 }
 static inline void dwell_lua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void dwell_lua_newtable(lua_State *L) { lua_newtable(L); }
@@ -240,6 +316,19 @@ static long long dwell_lua_span(long long from, long long to) {
   return to - from + 1;
 }
 
+/* `a < b` as table.sort compares without a comparator, charging the bytes two strings may
+ * compare (the comparison itself is one C call, which no instruction count sees). */
+static int dwell_lua_less(lua_State *L) {
+  if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
+    size_t a = 0, b = 0;
+    lua_tolstring(L, 1, &a);
+    lua_tolstring(L, 2, &b);
+    if (a > 64 && b > 64) dwell_lua_charge(L, (long long)((a < b ? a : b) / 8));
+  }
+  lua_pushboolean(L, lua_compare(L, 1, 2, LUA_OPLT));
+  return 1;
+}
+
 static int dwell_lua_bounded(lua_State *L) {
   lua_CFunction original = (lua_CFunction)lua_touserdata(L, lua_upvalueindex(1));
   int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
@@ -279,6 +368,10 @@ static int dwell_lua_bounded(lua_State *L) {
     long long n = dwell_lua_len_of(L, 1), log = 1;
     while ((1LL << log) < n && log < 62) log++;
     work = n > 0 && n < LLONG_MAX / log ? n * log : (n > 0 ? LLONG_MAX : 1);
+    if (lua_isnoneornil(L, 2)) { /* the default order, through a comparison that charges long strings */
+      lua_settop(L, 1);
+      lua_pushcfunction(L, dwell_lua_less);
+    }
     break;
   }
   case DWELL_LEN_SHIFT: /* table.insert, table.remove: shift up to #t elements */
@@ -312,6 +405,8 @@ static inline void dwell_lua_bound_libraries(lua_State *L) {
   static const char *bytes[] = {"string", "upper", "string", "lower", "string", "reverse", "string", "sub",
                                 "string", "format", "string", "byte", "utf8", "len", "utf8", "offset", 0};
   for (int i = 0; bytes[i]; i += 2) dwell_lua_bound(L, bytes[i], bytes[i + 1], DWELL_BYTES, 0);
+  dwell_lua_bound(L, "_G", "tonumber", DWELL_BYTES, 0);
+  dwell_lua_bound(L, "_G", "tostring", DWELL_BYTES, 0);
   dwell_lua_bound(L, "string", "rep", DWELL_REP, 0);
   dwell_lua_bound(L, "table", "concat", DWELL_RANGE_LEN, 1);
   dwell_lua_bound(L, "table", "unpack", DWELL_RANGE_LEN, 0);

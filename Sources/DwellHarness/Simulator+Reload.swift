@@ -81,6 +81,7 @@ extension Simulator {
       guard let self else { return }
       self.note("Script error: \(self.withinPack(error))", .error)
     }
+    pack?.onPrint { [weak self] line in self?.note("print: \(line)", .info) }
   }
 
   /// An error's text with the rules' folder left out of file names (`unlocks.lua:3:`), so

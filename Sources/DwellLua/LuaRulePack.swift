@@ -123,8 +123,16 @@ public final class LuaRulePack: UsageListener {
     runtime.onDiagnostic(handler)
   }
 
-  /// Lines the scripts printed with `print` (newest last, at most 200).
+  /// Lines the scripts printed with `print` (newest last, at most 200), each starting with
+  /// the `file:line:` of the call, control characters escaped.
   public var printed: [String] { runtime.printed }
+
+  /// Calls `handler` with each line a script prints (as in ``printed``), soon after the
+  /// check or plugin that printed it returns; lines printed while loading come with the
+  /// first call after that. A tick hands over at most ``ScriptLimits/printLines`` lines.
+  public func onPrint(_ handler: @escaping @Sendable (String) -> Void) {
+    runtime.onPrint(handler)
+  }
 
   /// Bytes the pack's Lua state holds.
   public var memoryInUse: Int { runtime.memoryInUse }
@@ -168,6 +176,7 @@ public final class LuaRulePack: UsageListener {
     if !state.collector.subscriptions[event, default: []].contains(name) {
       state.collector.subscriptions[event, default: []].append(name)
     }
+    if state.collector.places[name] == nil { state.collector.places[name] = state.whereCalled() }
     return 0
   }
 

@@ -97,6 +97,7 @@ enum LuaRuleParser {
     switch parse(state, id: id, achievement: achievement) {
     case .success(let rules):
       state.collector.rules += rules
+      state.charge(Int64(rules.count * ScriptLimits.workPerDefinition))
       return 0
     case .failure(let failure):
       return state.raise("\(place) rule '\(id)': \(failure.message)")
@@ -131,6 +132,7 @@ enum LuaRuleParser {
     }
     base.title = string(state, table: 1, key: "title")
     base.summary = string(state, table: 1, key: "description")
+    if let failure = badText(base.title, "title") ?? badText(base.summary, "description") { return .failure(failure) }
     lua_getfield(L, 1, "hidden")
     base.isHidden = lua_toboolean(L, -1) != 0
     dwell_lua_pop(L, 1)
@@ -211,6 +213,7 @@ enum LuaRuleParser {
     case .failure(let problem): return failure(problem.message)
     }
     tier.title = string(state, table: -1, key: "title") ?? base.title
+    if let problem = badText(tier.title, "title") { return failure(problem.message) }
     return .success(tier)
   }
 

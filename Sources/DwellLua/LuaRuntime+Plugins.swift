@@ -20,9 +20,11 @@ extension LuaRuntime {
     let (name, argument) = Self.eventName(event)
     guard let plugins = subscriptions[name], !plugins.isEmpty else { return [] }
     var failures: [ScriptError] = []
+    var prints: [String] = []
     let actions = box.withLock { box -> [UsageAction] in
       let state = box.state
       let L = state.L
+      defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
       var actions: [UsageAction] = box.quarantined.map { .saveState(source: "quarantine:" + $0.0, data: $0.1) }
       box.quarantined.removeAll()
@@ -56,6 +58,7 @@ extension LuaRuntime {
       return actions
     }
     report(failures)
+    if !prints.isEmpty { deliver(prints) }
     return actions
   }
 
@@ -69,9 +72,9 @@ extension LuaRuntime {
     defer { dwell_lua_pop(L, 1) }
     let value: JSONValue
     do {
-      value = try state.json(at: -1)
+      value = try state.json(at: -1, plain: true)
     } catch {
-      throw ScriptError("its state cannot be saved: \(error.message)")
+      throw ScriptError("\(state.collector.places[plugin] ?? "") its state cannot be saved: \(error.message)")
     }
     let text = value.rendered()
     guard text.utf8.count <= 64 << 10 else {

@@ -33,6 +33,7 @@ final class LuaRuntime: Sendable {
   let box: Locked<Box>
   private let handlers = Locked<[@Sendable (ScriptError) -> Void]>([])
   private let diagnosticsLog = Locked<[ScriptError]>([])
+  private let printHandlers = Locked<[@Sendable (String) -> Void]>([])
 
   init(state: consuming sending LuaState, pack: String) {
     subscriptions = state.collector.subscriptions
@@ -42,6 +43,16 @@ final class LuaRuntime: Sendable {
 
   func onDiagnostic(_ handler: @escaping @Sendable (ScriptError) -> Void) {
     handlers.withLock { $0.append(handler) }
+  }
+
+  func onPrint(_ handler: @escaping @Sendable (String) -> Void) {
+    printHandlers.withLock { $0.append(handler) }
+  }
+
+  /// Hands lines scripts printed to the print handlers (outside the state's lock).
+  func deliver(_ lines: [String]) {
+    let handlers = printHandlers.withLock { $0 }
+    for line in lines { for handler in handlers { handler(line) } }
   }
 
   var diagnostics: [ScriptError] { diagnosticsLog.withLock { $0 } }
@@ -146,10 +157,12 @@ final class LuaRuntime: Sendable {
   /// Runs the check function `ref` of rule `rule` on `usage`.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     var failures: [ScriptError] = []
+    var prints: [String] = []
     let holds = box.withLock { box -> Bool in
       if !box.disabled.isEmpty, box.disabled.contains(rule) { return false }
       let state = box.state
       let L = state.L
+      defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
       guard !state.tickSpent else { return false }
       ensureUsage(&box, usage)
@@ -169,6 +182,7 @@ final class LuaRuntime: Sendable {
       return result
     }
     if !failures.isEmpty { report(failures) }
+    if !prints.isEmpty { deliver(prints) }
     return holds
   }
 }

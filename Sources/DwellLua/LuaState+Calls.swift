@@ -35,26 +35,41 @@ extension LuaState {
   /// budget, the time backstop and the memory cap. Results are left on the stack only
   /// when it succeeds; a call stopped by a limit fails even if the script caught the error.
   func protectedCall(arguments: Int32, results: Int32) throws(ScriptError) {
-    let perCall = Int64(limits.instructionsPerCall)
-    let perTick = Int64(limits.instructionsPerTick)
-    let share = perTick / Int64(max(callables, 1))
-    let leftInTick = max(perTick - tickWork, 0)
-    let allowance = min(perCall, share, leftInTick)
-    let unit =
-      allowance == leftInTick && leftInTick < min(perCall, share)
-      ? "tick for the pack"
-      : share < perCall ? "call: the pack's \(perTick) per tick shared by \(callables) checks and plugins" : "call"
+    let allowance: Int64
+    let unit: String
+    let time: Int64
+    if loading {
+      // Loading is bounded by a count, the same on every machine; time is only a backstop.
+      allowance = max(Int64(limits.instructionsToLoad) - loadWork, 0)
+      unit = "load of the pack"
+      time = max(ScriptLimits.milliseconds(limits.timeToLoad) - loadNanos / 1_000_000, 1)
+    } else {
+      let perCall = Int64(limits.instructionsPerCall)
+      let perTick = Int64(limits.instructionsPerTick)
+      let share = perTick / Int64(max(callables, 1))
+      let leftInTick = max(perTick - tickWork, 0)
+      allowance = min(perCall, share, leftInTick)
+      unit =
+        allowance == leftInTick && leftInTick < min(perCall, share)
+        ? "tick for the pack"
+        : share < perCall ? "call: the pack's \(perTick) per tick shared by \(callables) checks and plugins" : "call"
+      let perCallTime = ScriptLimits.milliseconds(limits.timePerCall)
+      time = min(perCallTime, max(ScriptLimits.milliseconds(limits.timePerTick) - tickNanos / 1_000_000, 1))
+    }
     setUnit(unit)
-    let perCallTime = ScriptLimits.milliseconds(limits.timePerCall)
-    let leftTime = max(ScriptLimits.milliseconds(limits.timePerTick) - tickNanos / 1_000_000, 1)
-    dwell_lua_arm(L, c, allowance, unit == "tick for the pack" ? 1 : 0, min(perCallTime, leftTime))
+    dwell_lua_arm(L, c, allowance, unit == "tick for the pack" ? 1 : 0, time)
     let start = dwell_lua_monotonic_ns()
     c.pointee.enforce = 1
     let status = dwell_lua_pcall(L, arguments, results, 0)
     c.pointee.enforce = 0
     lastWork = allowance - max(c.pointee.budget, 0)
-    tickWork += lastWork
-    tickNanos += dwell_lua_monotonic_ns() - start
+    if loading {
+      loadWork += lastWork
+      loadNanos += dwell_lua_monotonic_ns() - start
+    } else {
+      tickWork += lastWork
+      tickNanos += dwell_lua_monotonic_ns() - start
+    }
     let exhausted = c.pointee.exhausted
     if exhausted != 0, status == dwell_lua_ok() { dwell_lua_pop(L, results) }
     guard status != dwell_lua_ok() || exhausted != 0 else { return }
@@ -68,6 +83,12 @@ extension LuaState {
     error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
     error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
     throw error
+  }
+
+  /// Charges `work` done by the host on a script's behalf (a rule's definition) to the
+  /// running call: once the budget is spent, the script stops at its next instructions.
+  func charge(_ work: Int64) {
+    c.pointee.budget -= work
   }
 
   private func setUnit(_ unit: String) {
@@ -88,6 +109,8 @@ extension LuaState {
   /// of `name` appears in error messages (`name.lua:line:`); Lua would cut a long path short.
   func run(_ text: String, name: String) throws(ScriptError) {
     let chunk = "@" + (name.split(separator: "/").last.map(String.init) ?? name)
+    loading = true
+    defer { loading = false }
     c.pointee.refused = 0
     c.pointee.enforce = 1
     let status = text.withCString { pointer in

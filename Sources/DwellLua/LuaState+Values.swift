@@ -7,6 +7,8 @@ extension LuaState {
   private struct Walk {
     var nodes = 0
     var open = Set<UnsafeRawPointer>()
+    /// Whether tables with metatables are refused rather than read raw (what is saved).
+    var plain = false
   }
 
   /// Pushes a JSON value as a Lua value. Fails (pushing nothing) when it is deeper or
@@ -73,8 +75,9 @@ extension LuaState {
   /// Converts the Lua value at `index` to JSON form (tables become arrays or objects),
   /// reading tables raw. Refuses a table that contains itself, nesting deeper than
   /// ``ScriptLimits/valueDepth`` and more than ``ScriptLimits/valueNodes`` values.
-  func json(at index: Int32) throws(ScriptError) -> JSONValue {
-    var walk = Walk()
+  /// With `plain`, a table with a metatable is refused (a saved state would lose what it adds).
+  func json(at index: Int32, plain: Bool = false) throws(ScriptError) -> JSONValue {
+    var walk = Walk(plain: plain)
     return try json(at: lua_absindex(L, index), depth: 0, &walk)
   }
 
@@ -110,6 +113,10 @@ extension LuaState {
       throw ScriptError("a table contains itself")
     }
     defer { walk.open.remove(pointer) }
+    if walk.plain, lua_getmetatable(L, index) != 0 {
+      dwell_lua_pop(L, 1)
+      throw ScriptError("a table with a metatable cannot be saved (its fields are read raw); use plain tables")
+    }
     var members: [(key: String, value: JSONValue)] = []
     var items: [(Int, JSONValue)] = []
     lua_pushnil(L)

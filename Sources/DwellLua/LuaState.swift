@@ -16,6 +16,8 @@ final class LuaState {
   /// Lines scripts printed, newest last (bounded), and whether some were cut or dropped.
   var printed: [String] = []
   var printTruncated = false
+  /// Lines printed since the runtime last handed them to its print handlers (bounded).
+  var freshPrints: [String] = []
   /// The usage being evaluated, for `u.screen(name)`: set only for the length of one call
   /// into Lua (a pointer, because a stored copy would cost retains on every check and
   /// would make the engine copy its screen table on its next change).
@@ -30,6 +32,8 @@ final class LuaState {
     var levels: [Level] = []
     /// Plugin names by event.
     var subscriptions: [String: [String]] = [:]
+    /// `file:line:` of each plugin's first `on`, for problems found after a call (its state).
+    var places: [String: String] = [:]
     /// Definitions named but not yet given their table (see ``LuaRuleParser``).
     var pending: [String: LuaRuleParser.Pending] = [:]
   }
@@ -56,6 +60,10 @@ final class LuaState {
   var tickNanos: Int64 = 0
   /// Work the last call did.
   var lastWork: Int64 = 0
+  /// While the pack's files run: what loading spent so far, in work and in nanoseconds.
+  var loading = false
+  var loadWork: Int64 = 0
+  var loadNanos: Int64 = 0
   /// Checks and plugins in the pack: each call gets at most its share of the tick's budget.
   var callables = 1
   /// What the armed allowance is per, as last copied into the C limits.
@@ -148,19 +156,38 @@ final class LuaState {
   /// `print`: the values, described without metamethods, one line, bounded.
   private static let print: dwell_lua_host_function = { L in
     guard let state = LuaState.owner(L) else { return 0 }
+    let limits = state.limits
     var parts: [String] = []
-    for i in 0..<min(lua_gettop(L), 64) { parts.append(state.describe(Int32(i + 1))) }
-    var line = parts.joined(separator: "\t")
-    if line.count > state.limits.printLineLength {
-      line = clip(line, state.limits.printLineLength)
+    var length = 0
+    for i in 0..<min(lua_gettop(L), 64) where length <= limits.printLineLength {
+      let part = escapingControls(state.describe(Int32(i + 1)))
+      length += part.count + 1
+      parts.append(part)
+    }
+    let place = state.whereCalled()
+    var line = (place.isEmpty ? "" : place + " ") + parts.joined(separator: "\t")
+    if line.count > limits.printLineLength || parts.count < min(lua_gettop(L), 64) {
+      line = clip(line, limits.printLineLength)
       state.printTruncated = true
     }
     state.printed.append(line)
-    if state.printed.count > state.limits.printLines {
-      state.printed.removeFirst(state.printed.count - state.limits.printLines)
+    if state.printed.count > limits.printLines {
+      state.printed.removeFirst(state.printed.count - limits.printLines)
+      state.printTruncated = true
+    }
+    if state.freshPrints.count < limits.printLines {
+      state.freshPrints.append(line)
+    } else {
       state.printTruncated = true
     }
     return 0
+  }
+
+  /// The lines printed since the last time, handed over once.
+  func takePrints() -> [String] {
+    guard !freshPrints.isEmpty else { return [] }
+    defer { freshPrints.removeAll() }
+    return freshPrints
   }
 
   // MARK: The registry
@@ -186,7 +213,35 @@ final class LuaState {
   }
 }
 
-/// `text` cut to `length` characters, marked with "..." when cut.
+/// `text` cut to `length` characters, marked with "..." when cut, with its control
+/// characters escaped (see ``escapingControls(_:)``): what a script says reaches logs and
+/// terminals as one line that cannot move the cursor or fake another line.
 func clip<S: StringProtocol>(_ text: S, _ length: Int) -> String {
-  text.count <= length ? String(text) : String(text.prefix(max(length - 3, 0))) + "..."
+  let text = escapingControls(text)
+  return text.count <= length ? text : String(text.prefix(max(length - 3, 0))) + "..."
+}
+
+/// `text` with control characters (newline, ESC, NUL, DEL...) and bidirectional overrides
+/// written as `\n`, `\t`, `\r` or `\u{1B}`, so it shows as one line of what it is.
+func escapingControls<S: StringProtocol>(_ text: S) -> String {
+  guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
+  var escaped = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\n": escaped += "\\n"
+    case "\t": escaped += "\\t"
+    case "\r": escaped += "\\r"
+    case _ where isControl(scalar): escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    default: escaped.unicodeScalars.append(scalar)
+    }
+  }
+  return escaped
+}
+
+/// Whether `scalar` is a control character or changes the direction of the text around it.
+func isControl(_ scalar: Unicode.Scalar) -> Bool {
+  switch scalar.value {
+  case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
+  default: return false
+  }
 }

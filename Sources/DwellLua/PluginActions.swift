@@ -58,8 +58,10 @@ enum PluginActions {
     }
     switch kind {
     case "award":
-      guard lua_isinteger(L, 3) != 0, abs(lua_tointegerx(L, 3, nil)) <= 1_000_000 else {
-        return state.raise("\(place) award needs whole points (at most 1,000,000), as in owl.award(10, \"reason\")")
+      guard lua_isinteger(L, 3) != 0, (0...1_000_000).contains(lua_tointegerx(L, 3, nil)) else {
+        return state.raise(
+          "\(place) award takes whole points from 0 to 1,000,000, as in owl.award(10, \"reason\"); "
+            + "it got \(clip(state.describe(3), 40))")
       }
       let reason = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4), limits.messageLength) : ""
       guard admit("awards") else { return 0 }

@@ -26,7 +26,13 @@ public struct RuleSource: Sendable {
       return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
     }
     guard let data = FileManager.default.contents(atPath: path) else { throw RuleError("\(path): cannot be read") }
-    return RuleSource(rules: try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path), pack: nil)
+    let rules = try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path)
+    for rule in rules {  // shown in logs and terminals, as a Lua pack's are
+      if let bad = LuaRuleParser.badText(rule.title, "title") ?? LuaRuleParser.badText(rule.summary, "description") {
+        throw RuleError("\(path): rule '\(rule.id)': \(bad.message)")
+      }
+    }
+    return RuleSource(rules: rules, pack: nil)
   }
 
   /// The same rules in a fresh Lua state, as if just loaded from the same texts: plugin

@@ -20,6 +20,13 @@ public struct ScriptLimits: Sendable {
   public var timePerCall: Duration
   /// Host time the whole pack may take in one tick. Default 500 ms.
   public var timePerTick: Duration
+  /// Work loading the pack may do: all its files' top-level code, each rule or tier it
+  /// defines counting ``workPerDefinition``. Counted, so a pack loads or not the
+  /// same way on every machine and under any load. Default 25,000,000.
+  public var instructionsToLoad: Int
+  /// Host time loading may take, a backstop far above what ``instructionsToLoad`` allows
+  /// on any device. Default 10 s.
+  public var timeToLoad: Duration
   /// Nested tables a value passed between Lua and the host may have. Default 32.
   public var valueDepth: Int
   /// Values (table entries, counted through every level) in one such value. Default 10,000.
@@ -38,7 +45,8 @@ public struct ScriptLimits: Sendable {
   /// Creates limits; the defaults suit rule packs.
   public init(
     memory: Int = 8 << 20, instructionsPerCall: Int = 1_000_000, instructionsPerTick: Int = 10_000_000,
-    timePerCall: Duration = .milliseconds(200), timePerTick: Duration = .milliseconds(500), valueDepth: Int = 32,
+    timePerCall: Duration = .milliseconds(200), timePerTick: Duration = .milliseconds(500),
+    instructionsToLoad: Int = 25_000_000, timeToLoad: Duration = .seconds(10), valueDepth: Int = 32,
     valueNodes: Int = 10_000, actionsPerTick: Int = 100, actionsTotal: Int = 100_000, printLines: Int = 200,
     printLineLength: Int = 500, messageLength: Int = 500
   ) {
@@ -47,6 +55,8 @@ public struct ScriptLimits: Sendable {
     self.instructionsPerTick = instructionsPerTick
     self.timePerCall = timePerCall
     self.timePerTick = timePerTick
+    self.instructionsToLoad = instructionsToLoad
+    self.timeToLoad = timeToLoad
     self.valueDepth = valueDepth
     self.valueNodes = valueNodes
     self.actionsPerTick = actionsPerTick
@@ -55,6 +65,10 @@ public struct ScriptLimits: Sendable {
     self.printLineLength = printLineLength
     self.messageLength = messageLength
   }
+
+  /// Work a rule, achievement tier or level definition counts while loading (the host's
+  /// parsing of it).
+  public static let workPerDefinition = 500
 
   /// The milliseconds of a duration, at least 1.
   static func milliseconds(_ d: Duration) -> Int64 {

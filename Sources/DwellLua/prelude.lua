@@ -47,7 +47,9 @@ function base.setmetatable(t, meta)
   if type(meta) == "table" and (rawget(meta, "__gc") ~= nil or rawget(meta, "__close") ~= nil) then
     error("setmetatable: __gc and __close are not allowed in rule packs (sandbox)", 2)
   end
-  return setmetatable(t, meta)
+  local ok, result = pcall(setmetatable, t, meta)
+  if not ok then error("setmetatable: " .. tostring(result), 2) end -- at the caller's line
+  return result
 end
 
 -- The message handler runs after the error unwound, under the budget like any code.

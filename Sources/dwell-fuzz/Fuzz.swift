@@ -34,7 +34,7 @@ func fuzzOne(_ bytes: UnsafeRawBufferPointer) {
 /// Small limits, so that one input runs in milliseconds.
 let scriptLimits = ScriptLimits(
   memory: 1 << 20, instructionsPerCall: 100_000, instructionsPerTick: 400_000, timePerCall: .milliseconds(50),
-  timePerTick: .milliseconds(100))
+  timePerTick: .milliseconds(100), instructionsToLoad: 1_000_000, timeToLoad: .seconds(2))
 
 /// Runs a pack's checks and plugins for a few ticks of a manual clock, with visits, host
 /// values and functions: whatever the script does, the host must come back.

@@ -21,17 +21,22 @@ struct Hostile: CustomTestStringConvertible, Sendable {
     self.line = line
   }
 
+  /// A check whose body (line 2 of bad.lua) misbehaves.
+  static func inCheck(_ body: String, _ limit: String, line: Int = 2) -> Hostile {
+    Hostile("unlock \"bad\" { check = function(u)\n\(body)\nend }", limit, line: line)
+  }
+
   /// Limits small enough that each case takes well under a second. The time limits are a
   /// backstop far above what the instruction budget takes, so a case that expects the budget
   /// sees the budget even on a loaded machine or under a sanitizer.
   static let limits = ScriptLimits(
     memory: 4 << 20, instructionsPerCall: 200_000, instructionsPerTick: 1_000_000, timePerCall: .milliseconds(600),
-    timePerTick: .milliseconds(800))
+    timePerTick: .milliseconds(800), instructionsToLoad: 2_000_000)
 
   /// The same with tight time limits, for the cases that expect a time limit.
   static let timeLimits = ScriptLimits(
     memory: 4 << 20, instructionsPerCall: 200_000, instructionsPerTick: 1_000_000, timePerCall: .milliseconds(100),
-    timePerTick: .milliseconds(250))
+    timePerTick: .milliseconds(250), instructionsToLoad: 2_000_000)
 
   static let good = """
     unlock "good-check" { check = function(u) return u.app.seconds >= 2 end }

@@ -5,9 +5,7 @@ import Testing
 @testable import DwellLua
 
 /// A check whose body (line 2 of bad.lua) misbehaves.
-private func check(_ body: String, _ limit: String, line: Int = 2) -> Hostile {
-  Hostile("unlock \"bad\" { check = function(u)\n\(body)\nend }", limit, line: line)
-}
+private func check(_ body: String, _ limit: String, line: Int = 2) -> Hostile { .inCheck(body, limit, line: line) }
 
 private let budget = "instruction budget exceeded (200000 instructions per call)"
 
