@@ -52,8 +52,8 @@ import Testing
 
   // MARK: The memory cap through host calls
 
-  static func big(_ arguments: [JSONValue]) -> JSONValue {
-    .array((0..<5000).map { .string(String(repeating: "x", count: 100) + "\($0)") })
+  static func big(_ arguments: [HostValue]) -> HostValue {
+    .list((0..<5000).map { .string(String(repeating: "x", count: 100) + "\($0)") })
   }
 
   @Test(arguments: [
