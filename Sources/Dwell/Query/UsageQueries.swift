@@ -4,7 +4,8 @@
 ///
 /// A type conforms by naming the engine that answers; before it has one (a tracker whose
 /// store is still opening) every query answers zero, empty or `nil`. Queries never run a
-/// script and never wait for the disk.
+/// script, never wait for one running on the engine's queue, and never wait for the disk:
+/// they read the counts the queue last published plus the events recorded since.
 ///
 /// ```swift
 /// func header(_ usage: some UsageQueries) -> String {

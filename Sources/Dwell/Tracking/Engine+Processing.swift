@@ -3,7 +3,8 @@
 extension Engine {
 
   /// Applies every recorded event and brings accrual up to now; unlocks rules at their
-  /// exact instants. Called by timers and queries; safe from any thread.
+  /// exact instants, running rules, scripted checks and listeners. Called on the engine's
+  /// queue (by timers and checkpoints); safe from any thread, but it runs scripts there.
   package func process() {
     let now = clock.now().nanoseconds
     var mustFold = false
@@ -12,7 +13,15 @@ extension Engine {
       let notesBefore = state.notifications.count
       var events = state.spare
       state.spare = []  // uniquely referenced, or the hot path would copy it on its next append
-      buffer.drain(into: &events)
+      if synchronous {
+        buffer.drain(into: &events)
+      } else {
+        // Queries see these events while rules, checks and listeners take their time.
+        published.withLock {
+          buffer.drain(into: &events)
+          $0.inflight = events
+        }
+      }
       var unlocked: [UnlockRecord] = []
       for item in events {
         let at = max(item.at, state.accountant.cursor)
@@ -28,6 +37,7 @@ extension Engine {
       catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
       for record in unlocked { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
+      publish(state)
       // A flood of visits (thousands a second) is folded early, so memory stays bounded.
       // Once per fold: commit() calls process() itself.
       if state.accountant.pendingVisitCount >= 4096, !state.foldRequested {
@@ -120,6 +130,17 @@ extension Engine {
       queue = next
     }
     return caused
+  }
+
+  /// Lets queries see the state as it is now (a no-op on a synchronous scheduler, where
+  /// queries read the state itself: everything runs on the caller's thread there).
+  func publish(_ state: borrowing EngineState) {
+    guard !synchronous else { return }
+    published.withLock {
+      $0.accountant = state.accountant
+      $0.book = state.book
+      $0.inflight = []
+    }
   }
 
   func scheduleTimers(_ state: inout EngineState) {

@@ -1,11 +1,10 @@
-/// Reading an engine's live state: the report, rule progress, the current instant.
+/// Reading an engine's live state for queries: the report, rule progress, the current
+/// instant. On an engine with its own queue, reads never take the lock the writer holds
+/// while rules, scripted checks and listeners run: they answer from ``PublishedState``.
 extension Engine {
   /// A report of all usage so far, including time accrued in the interval still open.
   package func report() -> UsageReport {
-    process()
-    return state.withLock { state in
-      UsageReport(accountant: state.accountant, book: state.book)
-    }
+    withState { accountant, book in UsageReport(accountant: accountant, book: book) }
   }
 
   /// The engine's current instant on its monotonic clock (accrual is counted up to here).
@@ -21,17 +20,43 @@ extension Engine {
     }
   }
 
-  /// Reads the live state under the engine's lock (memory only, no I/O).
-  func withState<T>(_ body: (inout Accountant, inout RuleBook) -> T) -> T {
-    process()
-    return state.withLock { body(&$0.accountant, &$0.book) }
+  /// Reads the state with accrual brought up to now (memory only, no I/O). On a
+  /// synchronous scheduler (the caller's thread is the engine's) it processes first; on a
+  /// queue it reads a copy and runs no rule, check or listener.
+  func withState<T>(_ body: (inout Accountant, RuleBook) -> T) -> T {
+    guard !synchronous else {
+      process()
+      return state.withLock { body(&$0.accountant, $0.book) }
+    }
+    var (accountant, book) = latest()
+    accountant.advance(to: max(clock.now().nanoseconds, accountant.cursor))
+    return body(&accountant, book)
   }
 
-  /// Reads the state for a query without processing timers: events waiting in the buffer
-  /// are applied first; time accrued since then is projected, not credited.
+  /// Reads the state for a query without crediting time: events recorded but not yet
+  /// applied count; time accrued since the last event is projected to `now` (the third
+  /// argument), not credited.
   func reading<T>(_ body: (inout Accountant, RuleBook, Int64) -> T) -> T {
-    if buffer.count > 0 { process() }
     let now = clock.now().nanoseconds
-    return state.withLock { body(&$0.accountant, $0.book, max(now, $0.accountant.cursor)) }
+    guard !synchronous else {
+      if buffer.count > 0 { process() }
+      return state.withLock { body(&$0.accountant, $0.book, max(now, $0.accountant.cursor)) }
+    }
+    var (accountant, book) = latest()
+    return body(&accountant, book, max(now, accountant.cursor))
+  }
+
+  /// A copy of the published state with every event recorded so far applied to it: the
+  /// accounting only, so rules unlocked by those events show at the writer's next step.
+  private func latest() -> (Accountant, RuleBook) {
+    var events: [StampedEvent] = []
+    var (accountant, book) = published.withLock { published -> (Accountant, RuleBook) in
+      events = published.inflight
+      buffer.copy(into: &events)
+      return (published.accountant, published.book)
+    }
+    accountant.collectsEvents = false
+    for item in events { accountant.apply(item.event, at: max(item.at, accountant.cursor)) }
+    return (accountant, book)
   }
 }

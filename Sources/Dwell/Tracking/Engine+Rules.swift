@@ -28,13 +28,16 @@ extension Engine {
       let fresh = evaluate(&state, at: at)
       for record in fresh { state.accountant.recordUnlock(record) }
       scheduleTimers(&state)
+      publish(state)
       return fresh
     }
     if !unlocked.isEmpty { onWriter { $0.checkpoint() } }
   }
 
   /// The rules in force.
-  package var rules: [Rule] { state.withLock { $0.book.rules } }
+  package var rules: [Rule] {
+    synchronous ? state.withLock { $0.book.rules } : published.withLock { $0.book.rules }
+  }
 
   /// Adds totals kept elsewhere to today, once per key (see `Tracker.importTotals`).
   func importTotals(app: Int64, screens: [String: Int64], key: String) -> Bool {
@@ -45,6 +48,7 @@ extension Engine {
       guard state.accountant.importTotals(app: app, screens: screens, on: today, key: key) else { return false }
       let fresh = evaluate(&state, at: cursor)
       for record in fresh { state.accountant.recordUnlock(record) }
+      publish(state)
       return true
     }
     if imported { commitReportingErrors() }
@@ -63,6 +67,7 @@ extension Engine {
     state.withLock { state in
       state.accountant.adopt(active: active, visible: visible)
       scheduleTimers(&state)
+      publish(state)
     }
   }
 

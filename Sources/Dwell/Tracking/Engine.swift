@@ -9,8 +9,10 @@ internal import Foundation
 /// uncontended lock, with no I/O. Everything else runs on the injected scheduler.
 ///
 /// Threading: rules, scripted checks and listeners run where the engine processes events
-/// (its scheduler's queue); handlers given to ``onUnlock(_:)``, ``onNotification(_:)`` and
-/// ``onError(_:)`` run after every lock of Dwell's is released, so they may call back
+/// (its scheduler's queue), under a lock that neither ``record(_:)`` nor a query takes:
+/// queries answer from a copy the queue publishes after each step (``UsageQueries``), so a
+/// slow script delays neither. Handlers given to ``onUnlock(_:)``, ``onNotification(_:)``
+/// and ``onError(_:)`` run after every lock of Dwell's is released, so they may call back
 /// into the engine (``commit()``, ``setRules(_:listeners:)``).
 ///
 /// ```swift
@@ -33,6 +35,9 @@ public final class Engine: Sendable {
   let inMemory: Bool
   let buffer = EventBuffer()
   let state: Locked<EngineState>
+  /// What queries read; see ``PublishedState``. Lock order: `state`, then `published`,
+  /// then the buffer's.
+  let published: Locked<PublishedState>
   let pipeline: CommitPipeline
   let announcer = Announcer()
 
@@ -110,6 +115,7 @@ public final class Engine: Sendable {
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
+    published = Locked(PublishedState(accountant: accountant, book: book))
     pipeline = CommitPipeline(
       store: store, journaled: !inMemory, state: state, announcer: announcer, clock: clock,
       interval: configuration.checkpointInterval.nanoseconds, announced: Set(restored.unlocks.map(\.rule)))

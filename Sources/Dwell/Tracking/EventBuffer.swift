@@ -25,6 +25,11 @@ final class EventBuffer: Sendable {
   /// How many events wait.
   var count: Int { storage.withLock { $0.count } }
 
+  /// Appends a copy of every waiting event to `events`, leaving them waiting (queries).
+  func copy(into events: inout [StampedEvent]) {
+    storage.withLock { events += $0 }
+  }
+
   /// Moves every waiting event into `into` (which must be empty), keeping capacities.
   func drain(into spare: inout [StampedEvent]) {
     storage.withLock { swap(&$0, &spare) }
