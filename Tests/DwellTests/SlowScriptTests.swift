@@ -54,39 +54,51 @@ import Testing
     engine.record(.active)  // the engine's queue runs the slow work now
     try #require(slow.started.wait(timeout: .now() + 10) == .success)
 
-    var worstRecord = 0.0
-    var worstQuery = 0.0
-    var rounds = 0
+    // The slow work runs until released, which happens only after the measurements: a
+    // call that waited for it would wait until the 30 s timeout.
+    var records: [Double] = []
+    var queries: [Double] = []
     func timed(_ body: () -> Void) -> Double {
       let start = DispatchTime.now().uptimeNanoseconds
       body()
       return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
     let begin = DispatchTime.now().uptimeNanoseconds
+    var rounds = 0
     while rounds < 300 || DispatchTime.now().uptimeNanoseconds - begin < 1_000_000_000 {
       let name = "S\(rounds % 10)"
-      worstRecord = max(worstRecord, timed { engine.record(.appear(screen: name, id: ScreenInstance("\(rounds)"))) })
-      worstRecord = max(worstRecord, timed { engine.record(.disappear(id: ScreenInstance("\(rounds)"))) })
-      worstQuery = max(worstQuery, timed { _ = engine.time(.app) })
-      worstQuery = max(worstQuery, timed { _ = engine.visits(name) })
-      worstQuery = max(worstQuery, timed { _ = engine.progress() })
-      worstQuery = max(worstQuery, timed { _ = engine.report() })
+      records.append(timed { engine.record(.appear(screen: name, id: ScreenInstance("\(rounds)"))) })
+      records.append(timed { engine.record(.disappear(id: ScreenInstance("\(rounds)"))) })
+      queries.append(timed { _ = engine.time(.app) })
+      queries.append(timed { _ = engine.visits(name) })
+      queries.append(timed { _ = engine.progress() })
+      queries.append(timed { _ = engine.report() })
       rounds += 1
       if rounds == 50 {
         // What was recorded while the script runs is in the answers already.
         #expect(engine.visits("S3") == 5)
-        #expect(slow.isRunning, "the slow work ended too early for the test to mean anything")
       }
       Thread.sleep(forTimeInterval: 0.001)
     }
     let stillRunning = slow.isRunning
     slow.release.signal()
     #expect(stillRunning, "the slow work ended before the measurements did")
-    // Hundreds of rounds (300 at least, over a second at least) while the script ran; the
-    // worst of each is a few milliseconds (a generous bound for a loaded machine; waiting
-    // for the script would take a second or more).
-    #expect(worstRecord < 0.1, "record waited \(worstRecord) s for a slow script")
-    #expect(worstQuery < 0.1, "a query waited \(worstQuery) s for a slow script")
-    print("slow \(place): \(rounds) rounds, worst record \(worstRecord * 1e3) ms, worst query \(worstQuery * 1e3) ms")
+    // Over a second and 300 rounds at least: no call waited for the script (the worst is
+    // far below the time the script ran), and the 99th percentile is milliseconds. Both
+    // bounds are generous for a loaded machine (the whole suite runs in parallel on two
+    // cores); the worst case seen there is a thread descheduled for half a second.
+    func percentile(_ values: [Double], _ p: Double) -> Double {
+      let sorted = values.sorted()
+      return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - begin) / 1e9
+    for (what, values) in [("record", records), ("a query", queries)] {
+      #expect(values.max()! < elapsed * 0.9, "\(what) waited \(values.max()!) s for a script that ran \(elapsed) s")
+      #expect(percentile(values, 0.99) < 0.02, "\(what): 99th percentile \(percentile(values, 0.99)) s")
+    }
+    print(
+      "slow \(place): \(rounds) rounds in \(elapsed) s; record p99 \(percentile(records, 0.99) * 1e3) ms,"
+        + " max \(records.max()! * 1e3) ms; query p99 \(percentile(queries, 0.99) * 1e3) ms, max \(queries.max()! * 1e3) ms"
+    )
   }
 }

@@ -48,15 +48,28 @@ extension Engine {
 
   /// A copy of the published state with every event recorded so far applied to it: the
   /// accounting only, so rules unlocked by those events show at the writer's next step.
+  /// Starts from the previous query's copy when the writer has not moved since, so a
+  /// query applies only the events recorded after it.
   private func latest() -> (Accountant, RuleBook) {
     var events: [StampedEvent] = []
-    var (accountant, book) = published.withLock { published -> (Accountant, RuleBook) in
-      events = published.inflight
-      buffer.copy(into: &events)
-      return (published.accountant, published.book)
+    var (accountant, book, done, generation) = published.withLock {
+      published -> (Accountant, RuleBook, Int, UInt64) in
+      let caught = published.caught.flatMap { $0.generation == published.generation ? $0 : nil }
+      let done = caught?.caughtUp ?? 0
+      let inflight = published.inflight
+      if done < inflight.count { events += inflight[done...] }
+      buffer.copy(from: done - inflight.count, into: &events)
+      return (caught?.accountant ?? published.accountant, published.book, done, published.generation)
     }
+    guard !events.isEmpty else { return (accountant, book) }
     accountant.collectsEvents = false
     for item in events { accountant.apply(item.event, at: max(item.at, accountant.cursor)) }
+    done += events.count
+    published.withLock {
+      if $0.generation == generation, done > $0.caught?.caughtUp ?? 0 {
+        $0.caught = (accountant, done, generation)
+      }
+    }
     return (accountant, book)
   }
 }

@@ -25,9 +25,10 @@ final class EventBuffer: Sendable {
   /// How many events wait.
   var count: Int { storage.withLock { $0.count } }
 
-  /// Appends a copy of every waiting event to `events`, leaving them waiting (queries).
-  func copy(into events: inout [StampedEvent]) {
-    storage.withLock { events += $0 }
+  /// Appends a copy of the waiting events from `start` on to `events`, leaving them
+  /// waiting (queries).
+  func copy(from start: Int, into events: inout [StampedEvent]) {
+    storage.withLock { if start < $0.count { events += $0[max(start, 0)...] } }
   }
 
   /// Moves every waiting event into `into` (which must be empty), keeping capacities.

@@ -12,4 +12,19 @@ struct PublishedState {
   var book: RuleBook
   /// Events drained from the buffer by a processing step that has not published yet.
   var inflight: [StampedEvent] = []
+  /// Bumped whenever the fields above change.
+  var generation: UInt64 = 0
+  /// The last query's copy, with the first `caughtUp` events of `inflight` followed by the
+  /// buffer applied (the buffer only grows until the next drain), so the next query
+  /// applies only what came after.
+  var caught: (accountant: Accountant, caughtUp: Int, generation: UInt64)?
+
+  /// Replaces the state queries read, dropping the last query's copy.
+  mutating func replace(accountant: Accountant, book: RuleBook, inflight: [StampedEvent]) {
+    self.accountant = accountant
+    self.book = book
+    self.inflight = inflight
+    generation &+= 1
+    caught = nil
+  }
 }
