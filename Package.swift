@@ -42,9 +42,11 @@ let package = Package(
       name: "CSQLite",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
     ),
+    // Ed25519 for signed rule packs where CryptoKit is missing (Linux).
+    .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
     lua,
     .target(
-      name: "Dwell", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
+      name: "Dwell", dependencies: ["CSQLite", .target(name: "CSodium", condition: .when(platforms: [.linux]))], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellSwiftUI", dependencies: ["Dwell"], swiftSettings: strict),
     .target(

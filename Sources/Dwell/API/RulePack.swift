@@ -1,6 +1,7 @@
 /// Rules and plugins that come from outside the app's Swift code: a Lua rule pack
 /// (`DwellLua.LuaRulePack` conforms). The seam through which a ``Tracker`` takes packs,
-/// reloads them and resets them, without depending on the language they are written in.
+/// reloads them, resets them and loads installed ones (``RulePackLoader``), without
+/// depending on the language they are written in.
 public protocol RulePack: UsageListener {
   /// The rules the pack declares.
   var rules: [Rule] { get }

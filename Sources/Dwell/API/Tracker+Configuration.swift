@@ -38,6 +38,11 @@ extension Tracker {
     /// folder of Lua scripts: `DwellLua.LuaRuleFolder(url)`). A version that fails to load
     /// is reported as ``TrackerProblem/rulesRefused(_:)`` and the previous one keeps running.
     public var rulesDirectory: (any RulePackSource)?
+    /// Ed25519 public keys (32 raw bytes each) whose signatures
+    /// ``Tracker/installRulePack(_:signature:)`` accepts. Default: none (every pack is refused).
+    public var trustedPackKeys: [Data] = []
+    /// Turns the scripts of an installed pack into a pack (`DwellLua.LuaPackLoader()`).
+    public var packLoader: (any RulePackLoader)?
 
     /// Creates the default configuration.
     public init() {}
@@ -67,6 +72,12 @@ extension Tracker {
       case .url(let url) where !url.isFileURL: problems.append(.setting("storeLocation", "\(url) is not a file URL"))
       case .appGroup(let group) where group.isEmpty: problems.append(.setting("storeLocation", "the group is empty"))
       default: break
+      }
+      for (index, key) in trustedPackKeys.enumerated() where key.count != PackSignature.keyLength {
+        problems.append(.setting("trustedPackKeys", "key \(index + 1) has \(key.count) bytes, not 32"))
+      }
+      if !trustedPackKeys.isEmpty, packLoader == nil {
+        problems.append(.setting("packLoader", "trusted keys are set but no loader (DwellLua.LuaPackLoader())"))
       }
       if let retention = visitRetention, retention <= .zero {
         problems.append(.setting("visitRetention", "must be longer than zero, not \(retention)"))

@@ -9,6 +9,7 @@ extension Tracker {
 
   func open() {
     loadRulesDirectory()
+    loadInstalledPack()
     if let engine = makeEngine() { install(engine) }
     let waiters = streams.withLock { streams -> [CheckedContinuation<Void, Never>] in
       defer { streams.readyWaiters.removeAll() }

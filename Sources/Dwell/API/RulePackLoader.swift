@@ -1,0 +1,6 @@
+/// Makes a pack from scripts given by name: how a tracker loads a signed pack installed
+/// from bytes (``Tracker/installRulePack(_:signature:)``). `DwellLua.LuaPackLoader` loads Lua.
+public protocol RulePackLoader: Sendable {
+  /// Loads the scripts, in order, as one pack.
+  func load(scripts: [(name: String, text: String)]) throws(RuleError) -> any RulePack
+}

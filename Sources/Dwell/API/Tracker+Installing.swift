@@ -1,0 +1,84 @@
+public import Foundation
+
+/// Signed rule packs downloaded as bytes: verified against the app's trusted keys, loaded,
+/// put in force, and kept beside the store as the last good pack, which the next launch loads.
+extension Tracker {
+  /// Verifies, loads and puts in force a rule pack downloaded as `data` (a
+  /// ``RulePackArchive``), signed with Ed25519 by one of
+  /// ``Configuration/trustedPackKeys``. The pack replaces the one in force, keeping the
+  /// app's Swift rules, and is saved beside the store; every later launch loads it (and
+  /// verifies it again) before the first event is counted.
+  ///
+  /// Nothing changes when it throws: the last good pack stays in force and on disk.
+  ///
+  /// ```swift
+  /// let (data, _) = try await URLSession.shared.data(from: packURL)
+  /// let (signature, _) = try await URLSession.shared.data(from: packURL.appendingPathExtension("sig"))
+  /// try tracker.installRulePack(data, signature: signature)
+  /// ```
+  /// Does disk I/O (one small write and a rename) and loads the scripts on the caller's thread.
+  /// - Throws: ``RulePackError``: no trusted keys, a signature that does not verify (a
+  ///   changed byte, a wrong key, truncated data), a malformed archive, a pack that does
+  ///   not load or clashes with the app's rules, or a pack that could not be saved.
+  public func installRulePack(_ data: Data, signature: Data) throws(RulePackError) {
+    let pack = try verifiedPack(data, signature: signature)
+    let path = installedPackPath
+    let staged = path.map { $0 + ".new" }
+    if let staged {
+      do {
+        try (signature + data).write(to: URL(fileURLWithPath: staged), options: .atomic)
+      } catch {
+        throw .notSaved("\(error)")
+      }
+    }
+    do {
+      try setPack(pack)
+    } catch {
+      if let staged { try? FileManager.default.removeItem(atPath: staged) }
+      throw .refused(error)
+    }
+    guard let path, let staged else { return }
+    if rename(staged, path) != 0 {
+      // In force but not saved: the next launch loads the previous pack.
+      try? FileManager.default.removeItem(atPath: staged)
+      throw .notSaved("cannot rename \(staged) to \(path) (errno \(errno))")
+    }
+  }
+
+  /// Where the last good installed pack is kept: beside the store (`nil` in memory).
+  var installedPackPath: String? {
+    (try? configuration.storePath()).flatMap { $0 }.map { $0 + ".rulepack" }
+  }
+
+  /// At launch: puts the last good installed pack in force, if there is one.
+  func loadInstalledPack() {
+    guard let path = installedPackPath, FileManager.default.fileExists(atPath: path) else { return }
+    do {
+      guard let saved = FileManager.default.contents(atPath: path), saved.count > PackSignature.signatureLength
+      else { throw RulePackError.malformedArchive("the saved pack at \(path) is truncated") }
+      let signature = saved.prefix(PackSignature.signatureLength)
+      let pack = try verifiedPack(saved.dropFirst(PackSignature.signatureLength), signature: Data(signature))
+      try setPack(pack)
+    } catch let error as RulePackError {
+      report(.rulesRefused(RuleError("the installed rule pack at \(path): \(error)")))
+    } catch {
+      // setPack reported it.
+    }
+  }
+
+  /// Checks the signature against the trusted keys, reads the archive and loads the pack.
+  private func verifiedPack(_ data: Data, signature: Data) throws(RulePackError) -> any RulePack {
+    let keys = configuration.trustedPackKeys.filter { $0.count == PackSignature.keyLength }
+    guard !keys.isEmpty, let loader = configuration.packLoader else { throw .noTrustedKeys }
+    let data = Data(data)
+    guard keys.contains(where: { PackSignature.isValid(signature, of: data, by: $0) }) else {
+      throw .invalidSignature
+    }
+    let archive = try RulePackArchive(data: data)
+    do {
+      return try loader.load(scripts: archive.files)
+    } catch {
+      throw .refused(error)
+    }
+  }
+}
