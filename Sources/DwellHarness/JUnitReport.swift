@@ -1,3 +1,5 @@
+internal import Dwell
+
 /// The results of `dwell test` as JUnit XML, the format CI systems read: one `testsuite`
 /// per pack, one `testcase` per scenario, a `failure` with the line and what was seen.
 public enum JUnitReport {
@@ -41,26 +43,14 @@ public enum JUnitReport {
   /// Text made safe for XML content and attributes (controls other than tab and newline
   /// are not allowed in XML 1.0 at all: they become U+FFFD).
   static func escape(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "'": result += "&apos;"
-      case "\n": result += "&#10;"
-      case "\t": result += "&#9;"
-      default:
-        if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
-          result += "\u{FFFD}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
+    text.escapingScalars(escapes) { scalar in
+      scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) ? "\u{FFFD}" : nil
     }
-    return result
   }
+
+  private static let escapes: [Unicode.Scalar: String] = [
+    "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&apos;", "\n": "&#10;", "\t": "&#9;",
+  ]
 
   private static func seconds(_ value: Double) -> String {
     let millis = Int((value * 1000).rounded())

@@ -32,8 +32,7 @@ enum BalanceCommand {
       .value("days", "D", "Days from each user's install (default 90)"),
       .value("seed", "S", "The seed: the same seed gives the same users (default 1)"),
       .value("threads", "N", "Workers (default: the number of cores)"),
-      .value("idle-timeout", "S", "Stop accruing S seconds after the last touch (default off)"),
-      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+    ] + Command.Option.timeouts + [
       .value("html", "FILE", "Also write a self-contained HTML page with charts"),
       .flag("json", "Print the report as JSON instead of the table"),
       .flag("csv", "Print the report as CSV (one row per rule and persona) instead of the table"),
@@ -61,8 +60,7 @@ enum BalanceCommand {
       "threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
     guard !(args.flag("json") && args.flag("csv")) else { throw UsageError("choose one of --json and --csv") }
     var base = Engine.Configuration()
-    base.idleTimeout = try args.seconds("idle-timeout")
-    if let timeout = try args.seconds("session-timeout") { base.sessionTimeout = timeout }
+    try args.applyTimeouts(to: &base)
     let personasPath = args.value("personas") ?? defaultPersonas(for: new ?? old)
     let population: Population
     do {

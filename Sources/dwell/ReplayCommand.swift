@@ -13,9 +13,8 @@ enum ReplayCommand {
       """,
     arguments: [.init("TRACE", "The trace: one JSON object a line")],
     options: [
-      .value("rules", "FILE|DIR", "Rules: a JSON file (.json), a Lua script (.lua) or a directory of them"),
-      .value("idle-timeout", "S", "Stop accruing S seconds after the last touch (default off)"),
-      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+      .value("rules", "FILE|DIR", "Rules: a JSON file (.json), a Lua script (.lua) or a directory of them")
+    ] + Command.Option.timeouts + [
       .value("checkpoint-interval", "S", "Commit interval while accruing (default 2)"),
       .value("store", "PATH", "Keep the store at PATH (default: a temporary file)"),
       .flag("json", "Print the report as JSON"),
@@ -33,8 +32,7 @@ enum ReplayCommand {
   static func run(_ args: Arguments) throws {
     let path = args.argument("TRACE")
     var configuration = Engine.Configuration()
-    configuration.idleTimeout = try args.seconds("idle-timeout")
-    if let timeout = try args.seconds("session-timeout") { configuration.sessionTimeout = timeout }
+    try args.applyTimeouts(to: &configuration)
     if let interval = try args.seconds("checkpoint-interval") {
       guard interval > .zero else { throw UsageError("--checkpoint-interval must be above zero") }
       configuration.checkpointInterval = interval

@@ -27,8 +27,7 @@ enum SimCommand {
       .value("store", "PATH", "Keep the store at PATH (default: a temporary file, removed on exit)"),
       .value("start", "DATE", "Start at this local time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
       .value("tz", "ZONE", "Time zone (default: the system's)"),
-      .value("idle-timeout", "S", "Stop counting S seconds after the last touch (default off)"),
-      .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+    ] + Command.Option.timeouts + [
       .value("script", "FILE", "Run the commands in FILE (- for stdin) and print the log"),
       .flag("watch", "With --script or a pipe: reload saved rules while it runs"),
     ],
@@ -101,8 +100,7 @@ enum SimCommand {
     var options = Simulator.Options(timeZone: zone)
     options.rulesPath = args.value("rules") ?? (FileManager.default.fileExists(atPath: "rules") ? "rules" : nil)
     options.storePath = args.value("store")
-    options.configuration.idleTimeout = try args.seconds("idle-timeout")
-    if let timeout = try args.seconds("session-timeout") { options.configuration.sessionTimeout = timeout }
+    try args.applyTimeouts(to: &options.configuration)
     if let text = args.value("start") {
       guard let start = Simulator.parseStart(text, zone: zone) else {
         throw UsageError("--start takes a local date and time from 1970 to 2200, such as \"2026-05-04 09:00\"")

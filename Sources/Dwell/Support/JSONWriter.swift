@@ -6,23 +6,19 @@ package struct JSONWriter {
 
   package init(pretty: Bool) { self.pretty = pretty }
 
+  /// `s` as a JSON string literal (RFC 8259: quote, backslash and controls escaped).
   package static func quote(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
+    let escaped = s.escapingScalars(escapes) { scalar in
+      guard scalar.value < 0x20 else { return nil }
+      let hex = String(scalar.value, radix: 16)
+      return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
     }
-    return out + "\""
+    return "\"" + escaped + "\""
   }
+
+  private static let escapes: [Unicode.Scalar: String] = [
+    "\"": "\\\"", "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t",
+  ]
 
   /// Nanoseconds rounded to milliseconds, half away from zero (no overflow at the extremes).
   package static func milliseconds(_ nanos: Int64) -> Int64 {
