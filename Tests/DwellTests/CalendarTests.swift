@@ -1,6 +1,8 @@
-import Dwell
+import DwellTesting
 import Foundation
 import Testing
+
+@testable import Dwell
 
 @Suite struct CalendarTests {
   @Test func dayOrdinalsRoundTrip() {
@@ -11,6 +13,39 @@ import Testing
     #expect(Day("2026-13-01") == nil)
     #expect(Day("1970-01-02")!.ordinal == 1)
     #expect(Day("2026-11-30")!.weekday == 1)  // a Monday
+  }
+
+  /// The hour named without a calendar is the calendar's: minute by minute through both
+  /// DST changes of zones with whole, half-hour (Lord Howe) and 45-minute (Chatham) shifts,
+  /// and at random instants over two centuries, going back and forth.
+  @Test func hoursAreTheCalendarsThroughOffsetChanges() throws {
+    let zones = [
+      "America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kolkata", "UTC",
+      "America/Sao_Paulo", "Africa/Casablanca",
+    ]
+    var rng = SeededGenerator(seed: 3)
+    for name in zones {
+      let zone = try #require(TimeZone(identifier: name))
+      let days = DayCalendar(timeZone: zone)
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = zone
+      func check(_ nanos: Int64) {
+        let instant = WallInstant(nanosecondsSince1970: nanos)
+        #expect(days.hour(of: instant) == calendar.component(.hour, from: instant.date), "\(name) \(nanos)")
+      }
+      // Every minute (and a second before and after it) of 2026 around each change, in order.
+      var t: Int64 = 1_767_225_600  // 2026-01-01
+      while t < 1_767_225_600 + 365 * 86_400 {
+        let next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(t)))
+        guard let change = next.map({ Int64($0.timeIntervalSince1970) }), change < 1_767_225_600 + 365 * 86_400
+        else { break }
+        for minute in stride(from: change - 7200, through: change + 7200, by: 60) {
+          for s in [minute - 1, minute, minute + 1] { check(s * 1_000_000_000) }
+        }
+        t = change + 1
+      }
+      for _ in 0..<3000 { check(Int64.random(in: -2_208_988_800...4_102_444_800, using: &rng) * 1_000_000_000) }
+    }
   }
 
   @Test func dstDaysAreTwentyThreeAndTwentyFiveHoursLong() throws {

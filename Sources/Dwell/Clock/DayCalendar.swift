@@ -1,12 +1,15 @@
 internal import Foundation
 
-/// Names the local day of a wall-clock instant and finds where that day starts and ends.
+/// Names the local day and hour of a wall-clock instant, and finds where that day starts and ends.
 ///
 /// Days end at local midnight in the zone in force. On a day whose midnight does not exist
 /// (a DST change at 00:00), the day starts at the first instant that does.
 struct DayCalendar: Sendable {
   let timeZone: TimeZone
   private let calendar: Calendar
+  /// The zone's offset over the hour last asked about, so that naming the hour of every
+  /// tick of app time (for `u.hour`) costs arithmetic, not a calendar computation.
+  private let offsets = OffsetCache()
 
   init(timeZone: TimeZone) {
     self.timeZone = timeZone
@@ -37,8 +40,31 @@ struct DayCalendar: Sendable {
   /// The local day containing `instant`.
   func day(of instant: WallInstant) -> Day { span(containing: instant).day }
 
-  /// The local hour (0-23) of `instant`.
+  /// The local hour (0-23) of `instant`: its whole seconds plus the zone's offset then,
+  /// in the day. The offset is the same over an hour whose two ends have the same one (no
+  /// zone changes its offset twice within an hour), so it is asked of the zone at most
+  /// twice per hour of time.
   func hour(of instant: WallInstant) -> Int {
-    calendar.component(.hour, from: instant.date)
+    let seconds = Int64((Double(instant.nanosecondsSince1970) / 1e9).rounded(.down))
+    let offset = offsets.offset(at: seconds) {
+      Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double($0))))
+    }
+    let local = seconds &+ offset
+    return Int((local % 86_400 + 86_400) % 86_400 / 3600)
+  }
+}
+
+/// The offset from UTC found for one stretch of time `[from, to)`, in seconds.
+private final class OffsetCache: Sendable {
+  private let span = Locked<(from: Int64, to: Int64, offset: Int64)?>(nil)
+
+  /// The offset at `seconds`: the one kept if `seconds` is in its stretch, otherwise
+  /// `lookup(seconds)`, kept for the hour after when `lookup` gives the same at its end.
+  func offset(at seconds: Int64, _ lookup: (Int64) -> Int64) -> Int64 {
+    if let known = span.withLock({ $0 }), known.from <= seconds, seconds < known.to { return known.offset }
+    let offset = lookup(seconds)
+    let end = seconds &+ 3600
+    if lookup(end) == offset { span.withLock { $0 = (seconds, end, offset) } }
+    return offset
   }
 }
