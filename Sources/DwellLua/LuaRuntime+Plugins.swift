@@ -42,7 +42,10 @@ extension LuaRuntime {
           defer { box.costs["plugin:" + plugin, default: 0] += state.lastWork }
           try state.protectedCall(arguments: 4, results: 0, usage: usage)
           actions += state.actions
-          if let saved = try savedState(state, plugin), saved != box.savedStates[plugin] {
+          // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
+          if let saved = try savedState(state, plugin, &box.lastStates),
+            box.savedStates[plugin].map({ $0.utf8.elementsEqual(saved.utf8) }) != true
+          {
             box.savedStates[plugin] = saved
             actions.append(.saveState(source: namespace + plugin, data: saved))
           }
@@ -62,14 +65,24 @@ extension LuaRuntime {
     return actions
   }
 
-  /// The plugin's state as JSON text, or throws when it cannot be saved: too large, or a
-  /// value that would not load again.
-  fileprivate func savedState(_ state: LuaState, _ plugin: String) throws(ScriptError) -> String? {
+  /// The plugin's state as JSON text, `nil` when it is exactly the value read last time
+  /// (`last`), or throws when it cannot be saved: too large, or a value that would not load
+  /// again.
+  ///
+  /// A state that still matches the value read last time (``LuaState/matches(_:at:)``:
+  /// the same members, numbers and bytes) would read and render the same text, which
+  /// passed every check then, so it is not read again. Any other is read whole within the
+  /// sandbox's bounds on size, depth and cycles, written out, measured and parsed again.
+  fileprivate func savedState(
+    _ state: LuaState, _ plugin: String, _ last: inout [String: JSONValue]
+  ) throws(ScriptError) -> String? {
     let L = state.L
     state.pushReference(state.getStateRef)
     lua_pushstring(L, plugin)
     try state.protectedCall(arguments: 1, results: 1)
     defer { dwell_lua_pop(L, 1) }
+    if let previous = last[plugin], state.matches(previous, at: -1) { return nil }
+    last[plugin] = nil
     let value: JSONValue
     do {
       value = try state.json(at: -1, plain: true)
@@ -83,6 +96,7 @@ extension LuaRuntime {
     guard (try? JSONParser.parse(text)) != nil else {
       throw ScriptError("its state cannot be saved: it would not load")
     }
+    last[plugin] = value
     return text
   }
 
@@ -107,6 +121,7 @@ extension LuaRuntime {
           }
           try state.protectedCall(arguments: 2, results: 0)
           box.savedStates[plugin] = text
+          box.lastStates[plugin] = nil
         } catch {
           lua_settop(state.L, top)
           box.quarantined.append((key, text))

@@ -18,6 +18,11 @@ final class LuaRuntime: Sendable {
     var disabledPlugins = Set<String>()
     /// The last state saved per plugin, to save only changes.
     var savedStates: [String: String] = [:]
+    /// The value each plugin's state had when last read whole, to skip writing out and
+    /// checking again a state no handler changed (see `savedState`).
+    var lastStates: [String: JSONValue] = [:]
+    /// The day the usage table's date and weekday were set for.
+    var usageDay: Day?
     /// Work each check ("rule") or plugin ("plugin:name") did in the current tick.
     var costs: [String: Int64] = [:]
     /// Saved states that did not load, to be stored aside with the next actions.
@@ -149,8 +154,9 @@ final class LuaRuntime: Sendable {
     guard key != box.usageKey else { return }
     let state = box.state
     let references = box.usage ?? UsageTable.make(in: state)
-    UsageTable.refresh(references, with: usage, in: state)
+    UsageTable.refresh(references, with: usage, in: state, newDay: box.usageDay != usage.today)
     box.usage = references
+    box.usageDay = usage.today
     box.usageKey = key
   }
 

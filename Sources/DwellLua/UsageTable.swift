@@ -28,7 +28,8 @@ enum UsageTable {
     return References(proxy: state.reference(), root: root, app: app)
   }
 
-  static func refresh(_ references: References, with usage: UsageView, in state: LuaState) {
+  /// Sets the figures that change; the date and weekday only on a `newDay`.
+  static func refresh(_ references: References, with usage: UsageView, in state: LuaState, newDay: Bool) {
     let L = state.L
     state.pushReference(references.app)
     state.setField("seconds", number: usage.appSeconds)
@@ -39,9 +40,11 @@ enum UsageTable {
     state.setField("today_seconds", number: usage.todaySeconds)
     dwell_lua_pop(L, 1)
     state.pushReference(references.root)
-    state.setField("date", string: usage.today.description)
+    if newDay {
+      state.setField("date", string: usage.today.description)
+      state.setField("weekday", integer: usage.today.weekday)
+    }
     state.setField("hour", integer: usage.hour)
-    state.setField("weekday", integer: usage.today.weekday)
     state.setField("today_seconds", number: usage.todaySeconds)
     dwell_lua_pop(L, 1)
   }

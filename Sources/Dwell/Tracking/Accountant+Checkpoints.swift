@@ -109,7 +109,8 @@ extension Accountant {
 
   /// Replaces a listener's saved state.
   mutating func saveState(_ data: String, for source: String) {
-    guard listenerStates[source] != data else { return }
+    // Byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
+    guard listenerStates[source].map({ $0.utf8.elementsEqual(data.utf8) }) != true else { return }
     listenerStates[source] = data
     pending.listenerStates[source] = data
     revision &+= 1
