@@ -13,10 +13,13 @@ internal import Foundation
 /// not reload and an edit that keeps the length does. This works the same on every
 /// platform and with editors that save by renaming.
 ///
+/// A ``Tracker`` does this itself for `Configuration.rulesDirectory` (``LuaRuleFolder``).
+/// By hand, pass the pack's plugins with its rules, or the old pack's plugins keep running:
+///
 /// ```swift
 /// let watcher = RuleWatcher(path: "rules/") { result in
 ///   switch result {
-///   case .success(let source): try? engine.setRules(source.rules)
+///   case .success(let source): try? tracker.setRules(appRules, pack: source.pack)
 ///   case .failure(let error): print("rules not reloaded: \(error)")
 ///   }
 /// }

@@ -24,6 +24,10 @@ enum KillSoakCommand {
       .value("trials", "N", "Number of trials (default 20)"),
       .value("seed", "N", "Random seed (default 1)"),
       .value("checkpoint-interval", "S", "The child's commit interval (default 0.25)"),
+      .value(
+        "after-background", "MS,...",
+        "Kill at these delays (ms) after the child's record(.background) returns, in turn (e.g. 0,1,2,5);"
+          + " nothing may be lost"),
     ],
     run: run)
 
@@ -33,7 +37,10 @@ enum KillSoakCommand {
     summary: "The process kill-soak kills",
     discussion: "Records in real time into STORE until killed; prints each unlock.",
     arguments: [.init("STORE", "The store to record into")],
-    options: [.value("checkpoint-interval", "S", "Commit interval (default 2)")],
+    options: [
+      .value("checkpoint-interval", "S", "Commit interval (default 2)"),
+      .value("background-after", "S", "Record background after S seconds, print its instant, and wait"),
+    ],
     isHidden: true,
     run: child)
 
@@ -58,10 +65,20 @@ enum KillSoakCommand {
     engine.onUnlock { record in
       FileHandle.standardOutput.write(Data("unlocked \(record.rule)\n".utf8))
     }
-    engine.record(.active)
-    FileHandle.standardOutput.write(Data("active \(clock.now().nanoseconds)\n".utf8))
+    let active = clock.now()
+    engine.record(.active, at: active)
+    FileHandle.standardOutput.write(Data("active \(active.nanoseconds)\n".utf8))
+    let backgroundAt = try args.seconds("background-after").map { active.nanoseconds + Int64($0.seconds * 1e9) }
     var flip = false
     while true {
+      if let backgroundAt, clock.now().nanoseconds >= backgroundAt {
+        // What iOS does before it may suspend or kill the app: record background, which
+        // is durable when it returns. The parent kills this process moments after the line.
+        let instant = clock.now()
+        engine.record(.background, at: instant)
+        FileHandle.standardOutput.write(Data("background \(instant.nanoseconds)\n".utf8))
+        while true { sleep(1) }
+      }
       let id = ScreenInstance(number: flip ? 1 : 2)
       engine.record(.appear(screen: flip ? "A" : "B", id: id))
       engine.record(.disappear(id: ScreenInstance(number: flip ? 2 : 1)))
@@ -104,25 +121,53 @@ enum KillSoakCommand {
     var worstLoss = 0.0
     var failures = 0
     var announcedTotal = 0
+    let delays = try args.value("after-background").map { text -> [Int] in
+      let values = text.split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+      guard !values.isEmpty, values.allSatisfy({ (0...10_000).contains($0) }) else {
+        throw UsageError("--after-background takes delays in ms, such as 0,1,2,5")
+      }
+      return values
+    }
+    var byDelay: [Int: (trials: Int, losses: Int, worst: Double)] = [:]
     for trial in 1...trials {
+      let delay = delays.map { $0[(trial - 1) % $0.count] }
       let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-kill-\(getpid())-\(trial)")
       try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
       defer { try? FileManager.default.removeItem(at: directory) }
       let store = directory.appendingPathComponent("usage.sqlite").path
       let process = Process()
       process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-      process.arguments = ["kill-child", store, "--checkpoint-interval", "\(interval.seconds)"]
+      let lifetime = Double.random(in: 0.3...2.5, using: &rng)
+      process.arguments =
+        ["kill-child", store, "--checkpoint-interval", "\(interval.seconds)"]
+        + (delay == nil ? [] : ["--background-after", String(format: "%.3f", lifetime / 4)])
       let pipe = Pipe()
       process.standardOutput = pipe
       process.standardError = FileHandle.nullDevice
       try process.run()
-      let lifetime = Double.random(in: 0.3...2.5, using: &rng)
-      usleep(UInt32(lifetime * 1_000_000))
+      var early = Data()
+      if let delay {
+        // Read until the child says record(.background) returned, then wait `delay` ms.
+        let handle = pipe.fileHandleForReading
+        while !String(decoding: early, as: UTF8.self).contains("background ") || early.last != 0x0A {
+          let chunk = handle.availableData
+          if chunk.isEmpty { break }
+          early += chunk
+        }
+        usleep(UInt32(delay * 1000))
+      } else {
+        usleep(UInt32(lifetime * 1_000_000))
+      }
       kill(process.processIdentifier, SIGKILL)
-      let killedAt = clock.now().nanoseconds
+      var killedAt = clock.now().nanoseconds
       process.waitUntilExit()
-      let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      let output = String(decoding: early + pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
       let lines = output.split(separator: "\n")
+      if delay != nil,
+        let background = lines.first(where: { $0.hasPrefix("background ") }).flatMap({ Int64($0.dropFirst(11)) })
+      {
+        killedAt = background  // nothing accrues after background: all of it must be kept
+      }
       let activeAt = lines.first { $0.hasPrefix("active ") }.flatMap { Int64($0.dropFirst(7)) }
       let announced = lines.filter { $0.hasPrefix("unlocked ") }.map { String($0.dropFirst(9)) }
       announcedTotal += announced.count
@@ -140,7 +185,19 @@ enum KillSoakCommand {
         let missing = announced.filter { report.unlocks[$0] == nil }
         if !missing.isEmpty { problems.append("announced unlocks lost: \(missing.joined(separator: ", "))") }
         let loss = elapsed - kept
-        if activeAt != nil {
+        if let delay, activeAt != nil {
+          // Killed after record(.background) returned: nothing may be lost (1 ms of rounding).
+          var entry = byDelay[delay] ?? (0, 0, 0)
+          entry.trials += 1
+          entry.worst = max(entry.worst, loss)
+          if loss > 0.001 {
+            entry.losses += 1
+            problems.append(String(format: "lost %.3f s after background", loss))
+          }
+          if kept > elapsed + 0.001 { problems.append(String(format: "gained %.3f s", kept - elapsed)) }
+          byDelay[delay] = entry
+          worstLoss = max(worstLoss, loss)
+        } else if activeAt != nil {
           worstLoss = max(worstLoss, loss)
           // Allowed: the checkpoint interval, plus the time the child needed to be scheduled.
           if loss > interval.seconds + 0.1 { problems.append(String(format: "lost %.3f s", loss)) }
@@ -157,10 +214,16 @@ enum KillSoakCommand {
           problems.isEmpty ? "" : " — FAIL: " + problems.joined(separator: "; ")
         ))
     }
+    for (delay, entry) in byDelay.sorted(by: { $0.key < $1.key }) {
+      print(
+        String(
+          format: "kill-soak: killed %d ms after background: %d trials, %d lost time, worst loss %.4f s", delay,
+          entry.trials, entry.losses, max(0, entry.worst)))
+    }
     print(
       String(
         format: "kill-soak: %d trials, %d failed, worst loss %.3f s (allowed %.3f s), %d announced unlocks checked",
-        trials, failures, worstLoss, interval.seconds + 0.1, announcedTotal))
+        trials, failures, worstLoss, delays == nil ? interval.seconds + 0.1 : 0.001, announcedTotal))
     if failures > 0 { throw Failure("\(failures) kill trial(s) failed") }
   }
 }

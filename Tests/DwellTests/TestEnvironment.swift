@@ -13,6 +13,12 @@ enum TestEnvironment {
   /// tmux, to drive the sim's live view in a real terminal (`apt-get install tmux`).
   static var hasTmux: Bool { isCI || FileManager.default.isExecutableFile(atPath: tmuxPath) }
 
+  /// python3 with the `duckdb` package, to load exports in a real analytics engine
+  /// (`pip install duckdb`).
+  static var hasDuckDB: Bool { isCI || pythonHasDuckDB }
+  private static let pythonHasDuckDB: Bool =
+    (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import duckdb"], timeout: .seconds(60)))?.status == 0
+
   /// `swiftc`, to compile the README's snippets (part of every Swift toolchain).
   static var swiftc: String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"

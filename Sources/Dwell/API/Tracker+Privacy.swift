@@ -67,7 +67,7 @@ extension Tracker {
   }
 
   /// Runs blocking work on a background queue and waits for it without blocking the caller.
-  private static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+  static func offActor<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try work() }) }
     }

@@ -30,6 +30,8 @@ public final class Tracker: Sendable {
   let live: Locked<LiveRules>
   /// The watch on ``Configuration/rulesDirectory``.
   let watch = Locked<(any ScheduledWork)?>(nil)
+  /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
+  let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)
 
   enum Phase {
     case opening([(MonotonicInstant, LifecycleEvent)])
@@ -172,8 +174,9 @@ public final class Tracker: Sendable {
   /// try tracker.measure("export") { try exporter.run() }
   /// ```
   public func measure<T>(_ feature: String, _ body: () throws -> T) rethrows -> T {
-    beginFeature(feature)
-    defer { endFeature(feature) }
+    let id = Self.measurement(feature)
+    record(.appear(screen: ScreenName.clean(feature), id: id))
+    defer { record(.disappear(id: id)) }
     return try body()
   }
 
@@ -185,9 +188,23 @@ public final class Tracker: Sendable {
   public func measure<T>(
     _ feature: String, isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
   ) async rethrows -> T {
-    beginFeature(feature)
-    defer { endFeature(feature) }
+    let id = Self.measurement(feature)
+    record(.appear(screen: ScreenName.clean(feature), id: id))
+    defer { record(.disappear(id: id)) }
     return try await body()
+  }
+
+  /// Measurements so far, to give each `measure` call an instance of its own: nested or
+  /// concurrent measurements of the same name each start and end their own visit (the
+  /// time counts once while any is open, like two instances of a screen).
+  private static let measurements = Locked<UInt64>(0)
+
+  static func measurement(_ feature: String) -> ScreenInstance {
+    let number = measurements.withLock {
+      $0 &+= 1
+      return $0
+    }
+    return ScreenInstance("measure:\(number):" + feature)
   }
 
   /// The user touched the app (for the idle timeout).

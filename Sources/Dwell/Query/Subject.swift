@@ -6,7 +6,7 @@ public enum Subject: Hashable, Sendable {
   case screen(String)
 
   var name: String? {
-    if case .screen(let name) = self { return name }
+    if case .screen(let name) = self { return ScreenName.clean(name) }
     return nil
   }
 }

@@ -48,7 +48,9 @@ extension UsageQueries {
 
   /// Visits of a screen, all time.
   public func visits(_ screen: String) -> Int {
-    read(0) { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0 }
+    let screen = ScreenName.clean(screen)
+    return read(0) { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0
+    }
   }
 
   /// Sessions so far.
@@ -114,8 +116,17 @@ extension UsageQueries {
     read(0) { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
   }
 
-  /// Every unlock so far, by rule id.
-  public var unlocks: [String: UnlockRecord] { read([:]) { _, book, _ in book.unlocked } }
+  /// Every unlock so far, by rule id, with its rule's title and points.
+  public var unlocks: [String: UnlockRecord] {
+    read([:]) { _, book, _ in
+      let titles = Dictionary(book.rules.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })
+      return book.unlocked.mapValues { record in
+        var record = record
+        if record.title == nil, let title = titles[record.rule] { record.title = title }
+        return record
+      }
+    }
+  }
 
   /// The app's streaks from the rule book's qualifier of active days, which keeps its runs
   /// as days are credited: O(1), where a pass over the days costs milliseconds after

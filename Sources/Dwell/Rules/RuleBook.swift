@@ -104,7 +104,7 @@ struct RuleBook {
       let rule = rules[index]
       let record = UnlockRecord(
         rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot,
-        wall: accountant.wall(at: m), points: rule.points)
+        wall: accountant.wall(at: m), points: rule.points, title: rule.title)
       unlocked[rule.id] = record
       records.append(record)
     }
@@ -124,10 +124,10 @@ struct RuleBook {
   /// Unlocks rule `id` now, at a listener's request. `nil` if it was already unlocked.
   mutating func unlock(_ id: String, at m: Int64, _ accountant: Accountant) -> UnlockRecord? {
     guard unlocked[id] == nil else { return nil }
-    let points = rules.first { $0.id == id }?.points ?? 0
+    let rule = rules.first { $0.id == id }
     let record = UnlockRecord(
       rule: id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
-      points: points)
+      points: rule?.points ?? 0, title: rule?.title)
     unlocked[id] = record
     waiting.others.removeAll { rules[$0].id == id }  // on a ladder, it is skipped as unlocked
     return record

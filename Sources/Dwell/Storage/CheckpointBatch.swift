@@ -26,6 +26,8 @@ public struct UnlockRecord: Sendable, Equatable {
   public var wall: WallInstant
   /// Points the rule earned.
   public var points: Int = 0
+  /// The rule's title, from the rule in force (`nil` when it has none, or is no longer in force).
+  public var title: String? = nil
 }
 
 /// Points awarded by a listener.

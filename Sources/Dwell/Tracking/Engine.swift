@@ -111,7 +111,7 @@ public final class Engine: Sendable {
     accountant.collectsEvents = !configuration.listeners.isEmpty
     accountant.keepsPendingTotals = !inMemory
     let book = RuleBook(
-      rules: configuration.rules, unlocked: restored.unlocks,
+      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks,
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
