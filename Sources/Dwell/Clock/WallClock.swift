@@ -23,7 +23,7 @@ public struct WallInstant: Comparable, Hashable, Sendable {
   public var date: Date { Date(timeIntervalSince1970: Double(nanosecondsSince1970) / 1e9) }
 
   /// Milliseconds since the Unix epoch, rounded down.
-  public var millisecondsSince1970: Int64 {
+  package var millisecondsSince1970: Int64 {
     nanosecondsSince1970 >= 0
       ? nanosecondsSince1970 / 1_000_000 : (nanosecondsSince1970 - 999_999) / 1_000_000
   }
