@@ -112,8 +112,8 @@ enum LuaRuleParser {
     }
     let allowed: Set<String> =
       achievement
-      ? ["when", "check", "title", "description", "points", "hidden", "tiers"]
-      : ["when", "check", "title", "description"]
+      ? ["when", "check", "title", "description", "summary", "points", "hidden", "tiers"]
+      : ["when", "check", "title", "description", "summary"]
     if let failure = unknownKey(state.keys(ofTable: 1), allowed: allowed, in: kind) { return .failure(failure) }
     let keys = Set(state.keys(ofTable: 1))
     if let failure = claim(id, state) { return .failure(failure) }
@@ -131,7 +131,8 @@ enum LuaRuleParser {
       }
     }
     base.title = string(state, table: 1, key: "title")
-    base.summary = string(state, table: 1, key: "description")
+    // `summary` (the Swift property's name) is accepted for `description`.
+    base.summary = string(state, table: 1, key: "description") ?? string(state, table: 1, key: "summary")
     if let failure = badText(base.title, "title") ?? badText(base.summary, "description") { return .failure(failure) }
     lua_getfield(L, 1, "hidden")
     base.isHidden = lua_toboolean(L, -1) != 0

@@ -1,4 +1,5 @@
 import Dwell
+import DwellLua
 import DwellTesting
 import Foundation
 import Testing
@@ -95,5 +96,30 @@ import Testing
     }
     sim.wait(.seconds(5))
     #expect(sim.tracker.time(.screen("n")) == .seconds(2))
+  }
+
+  @Test func summaryIsAcceptedForDescriptionInLuaAndJSON() throws {
+    let lua = try LuaRulePack(scripts: [
+      ("a.lua", "unlock \"a\" { title = \"A\", summary = \"Use the app\", when = { appSeconds = 60 } }")
+    ])
+    #expect(lua.rules.first?.summary == "Use the app")
+    let json = try Rule.parseJSON(#"[{"id": "b", "summary": "Twice", "when": {"sessions": 2}}]"#)
+    #expect(json.first?.summary == "Twice")
+  }
+
+  @Test func anEmptyStorePathIsReportedAndCountsInMemory() {
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file("")
+    let clock = ManualClock()
+    let tracker = Tracker(
+      configuration: configuration, clock: clock, wallClock: ManualWallClock(clock: clock), scheduler: clock)
+    #expect(throws: ConfigurationError.self) { try configuration.validate() }
+    guard case .storeUnavailable? = tracker.lastProblem else {
+      Issue.record("expected storeUnavailable, got \(String(describing: tracker.lastProblem))")
+      return
+    }
+    tracker.record(.active)
+    clock.advance(by: .seconds(2))
+    #expect(tracker.time(.app) == .seconds(2))
   }
 }

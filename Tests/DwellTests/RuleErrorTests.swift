@@ -60,7 +60,7 @@ import Testing
     ),
     (
       #"unlock "a" { wen = { sessions = 1 } }"#,
-      "p.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, title, when"
+      "p.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, summary, title, when"
     ),
     (
       #"unlock "a" { title = "A" }"#,

@@ -91,6 +91,9 @@ extension Tracker {
       var folder: URL
       switch storeLocation {
       case .inMemory: return nil
+      case .file(let path) where path.isEmpty:
+        // SQLite would open a temporary database, and nothing would be kept.
+        throw TrackerProblem.storeUnavailable("the store's path is empty; counting in memory")
       case .file(let path): return path
       case .url(let url): return url.path
       case .applicationSupport:

@@ -147,7 +147,7 @@ extension Rule {
       guard seen.insert(id).inserted else {
         throw RuleError(rule: id, "the id is repeated; give each rule its own id", file: file, line: line)
       }
-      let allowed: Set<String> = ["id", "when", "title", "description"]
+      let allowed: Set<String> = ["id", "when", "title", "description", "summary"]
       for member in members where !allowed.contains(member.key) {
         throw RuleError(
           rule: id,
@@ -161,7 +161,8 @@ extension Rule {
       do {
         var rule = Rule(id, when: try Condition.parse(when))
         if case .string(let title)? = item["title"] { rule.title = title }
-        if case .string(let summary)? = item["description"] { rule.summary = summary }
+        // `summary` (the Swift property's name) is accepted for `description`.
+        if case .string(let summary)? = item["description"] ?? item["summary"] { rule.summary = summary }
         rules.append(rule)
       } catch {
         throw RuleError(rule: id, error.message, file: file, line: line)
