@@ -13,7 +13,7 @@ internal import Foundation
 /// not reload and an edit that keeps the length does. This works the same on every
 /// platform and with editors that save by renaming.
 ///
-/// A ``Tracker`` does this itself for `Configuration.rulesDirectory` (``LuaRuleFolder``).
+/// A `Tracker` does this itself for `Configuration.rulesDirectory` (``LuaRuleFolder``).
 /// By hand, pass the pack's plugins with its rules, or the old pack's plugins keep running:
 ///
 /// ```swift

@@ -1,7 +1,7 @@
 /// Why ``Tracker/installRulePack(_:signature:)`` refused a pack. The pack in force (the
 /// last good one) stays in force and on disk.
 public enum RulePackError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The configuration names no trusted keys (``Tracker/Configuration/signedRulePacks``).
+  /// The configuration names no trusted keys (``Tracker/Configuration/trustedPackKeys``).
   case noTrustedKeys
   /// The signature is not a valid Ed25519 signature of these bytes by any trusted key: a
   /// changed or truncated pack, a wrong key, or a damaged signature.

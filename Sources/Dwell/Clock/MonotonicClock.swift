@@ -1,7 +1,7 @@
 /// A point on a monotonic timeline, in nanoseconds since an arbitrary origin (usually boot).
 ///
 /// Monotonic instants only measure durations. They mean nothing across reboots, so every
-/// instant that is persisted is paired with the ``MonotonicClock/bootSession`` it came from.
+/// instant that is persisted is paired with the boot session (`MonotonicClock.bootSession`) it came from.
 public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// Nanoseconds since the clock's origin.
   public var nanoseconds: Int64

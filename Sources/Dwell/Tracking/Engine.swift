@@ -1,25 +1,20 @@
 internal import Foundation
 
 /// The tracking engine: turns lifecycle events into accrued time, visits, sessions, days
-/// and unlocks, following <doc:Accounting>, and commits them to a ``Store``.
+/// and unlocks, following <doc:Accounting>, and commits them to its store. Apps do not
+/// make one: a ``Tracker`` makes and owns it (``Tracker/engine``).
 ///
-/// One engine lives for one process run: creating it is the launch, ``terminate()`` is a
+/// One engine lives for one process run: creating it is the launch, `terminate()` is a
 /// clean exit, and an engine that simply stops (a crash) loses at most the checkpoint
-/// interval. ``record(_:)`` is the hot path: a clock read and an append under an
+/// interval. `record(_:)` is the hot path: a clock read and an append under an
 /// uncontended lock, with no I/O. Everything else runs on the injected scheduler.
 ///
 /// Threading: rules, scripted checks and listeners run where the engine processes events
-/// (its scheduler's queue), under a lock that neither ``record(_:)`` nor a query takes:
+/// (its scheduler's queue), under a lock that neither `record(_:)` nor a query takes:
 /// queries answer from a copy the queue publishes after each step (``UsageQueries``), so a
-/// slow script delays neither. Handlers given to ``onUnlock(_:)``, ``onNotification(_:)``
-/// and ``onError(_:)`` run after every lock of Dwell's is released, so they may call back
-/// into the engine (``commit()``, ``setRules(_:listeners:)``).
-///
-/// ```swift
-/// let engine = try Engine(store: Store(path: path), configuration: .init(rules: rules))
-/// engine.record(.active)
-/// engine.record(.appear(screen: "Lessons", id: ScreenInstance("lessons-1")))
-/// ```
+/// slow script delays neither. Handlers given to ``onUnlock(_:)`` and
+/// ``onNotification(_:)`` run after every lock of Dwell's is released, so they may call
+/// back into the tracker (``Tracker/setRules(_:pack:listeners:)``, say).
 public final class Engine: Sendable {
   /// The configuration the engine was created with.
   package let configuration: Configuration

@@ -29,7 +29,7 @@ public struct ScreenInstance: Hashable, Sendable, CustomStringConvertible {
 /// Something that happened in the app, as the engine sees it.
 ///
 /// The process's own start and end are not events: creating an ``Engine`` is the launch;
-/// ``Engine/terminate()`` is a clean exit; a crash is simply an engine that stops.
+/// ``Tracker/terminate()`` is a clean exit; a crash is simply an engine that stops.
 public enum LifecycleEvent: Sendable, Equatable {
   /// The app became active (interactive, in the foreground).
   case active
@@ -47,6 +47,6 @@ public enum LifecycleEvent: Sendable, Equatable {
   case interact
   /// The wall clock and/or the time zone changed. `nil` keeps the current value.
   case clockChanged(wall: WallInstant?, timeZone: TimeZone?)
-  /// The process is exiting cleanly. Prefer ``Engine/terminate()``, which also commits.
+  /// The process is exiting cleanly. Prefer ``Tracker/terminate()``, which also commits.
   case terminate
 }
