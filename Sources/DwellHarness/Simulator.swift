@@ -26,10 +26,10 @@ public final class Simulator: @unchecked Sendable {
     /// The time zone it starts in.
     public var timeZone: TimeZone
     /// The engine's configuration (idle timeout, session timeout...); rules are replaced.
-    public var configuration: Engine.Configuration
+    package var configuration: Engine.Configuration
 
     /// Creates options; by default the simulation starts today at 09:00 in the current zone.
-    public init(
+    package init(
       rulesPath: String? = nil, storePath: String? = nil, start: WallInstant? = nil, timeZone: TimeZone = .current,
       configuration: Engine.Configuration = Engine.Configuration()
     ) {

@@ -4,16 +4,15 @@ public import Foundation
 /// A monotonic clock and scheduler that moves only when told to.
 ///
 /// Timers scheduled on it run synchronously, in order, at their exact instants, inside
-/// ``advance(by:)`` and ``advance(to:)``; ``perform(_:)`` runs work at once. An ``Engine``
-/// on a manual clock therefore processes every event as it is recorded, and a test of a
-/// week of use runs in milliseconds. Reads are lock-protected, so any thread may call it.
+/// ``advance(by:)`` and ``advance(to:)``; ``perform(_:)`` runs work at once. A tracker
+/// on a manual clock (``TrackerSimulation``) therefore processes every event as it is
+/// recorded, and a test of a week of use runs in milliseconds. Reads are lock-protected,
+/// so any thread may call it.
 ///
 /// ```swift
-/// let clock = ManualClock()
-/// let engine = try Engine(store: store, clock: clock, wallClock: ManualWallClock(clock: clock),
-///                         scheduler: clock)
-/// engine.record(.active)
-/// clock.advance(by: .minutes(30))
+/// let sim = TrackerSimulation()
+/// sim.tracker.screenAppeared("Lessons", id: ScreenInstance("lessons"))
+/// sim.clock.advance(by: .minutes(30))
 /// ```
 public final class ManualClock: MonotonicClock, EngineScheduler {
   private struct State {

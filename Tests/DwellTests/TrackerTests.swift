@@ -87,6 +87,54 @@ import Testing
     #expect(received == ["quiz-fan", "bonus-level"])
   }
 
+  /// A plugin written in Swift: posts a notification for every visit to a screen.
+  struct Greeter: UsageListener {
+    var wantsTicks: Bool { false }
+    func restore(states: [String: String]) {}
+    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+      guard case .screenEntered(let screen) = event else { return [] }
+      return [.notify(UsageNotification(source: "greeter", title: "Hello \(screen)", instant: .init(nanoseconds: 0)))]
+    }
+  }
+
+  /// Handlers get every unlock and notification once, in order; on a manual clock before
+  /// the call that caused it returns (what a test of an app's unlock logic relies on).
+  @Test func unlockAndNotificationHandlersRunInOrder() throws {
+    var configuration = Self.configuration
+    configuration.listeners = [Greeter()]
+    let sim = TrackerSimulation(configuration: configuration)
+    let seen = Locked<[String]>([])
+    sim.tracker.onUnlock { unlock in seen.withLock { $0.append("unlock \(unlock.rule)") } }
+    sim.tracker.onNotification { note in seen.withLock { $0.append(note.title) } }
+    for _ in 0..<3 { sim.use("Quiz", for: .seconds(5)) }
+    // Each kind in order (an unlock and a plugin's answer to the same event may come in
+    // either order between them).
+    let unlocks = { seen.withLock { $0.filter { $0.hasPrefix("unlock ") } } }
+    let notes = { seen.withLock { $0.filter { !$0.hasPrefix("unlock ") } } }
+    #expect(unlocks() == ["unlock quiz-fan"])
+    #expect(notes() == ["Hello Quiz", "Hello Quiz", "Hello Quiz"])
+    sim.use("Lessons", for: .minutes(31))
+    #expect(unlocks() == ["unlock quiz-fan", "unlock bonus-level"])
+    #expect(notes().last == "Hello Lessons")
+  }
+
+  /// A type of the app's that wraps a tracker answers every query by passing on its source.
+  @Test func aWrapperAnswersTheQueriesOfItsTracker() throws {
+    struct LessonStats: UsageQueries {
+      let tracker: Tracker
+      var usageSource: UsageSource { tracker.usageSource }
+    }
+    let sim = TrackerSimulation(configuration: Self.configuration)
+    let stats = LessonStats(tracker: sim.tracker)
+    #expect(stats.time() == .zero)
+    for _ in 0..<3 { sim.use("Quiz", for: .seconds(5)) }
+    #expect(stats.time(.screen("Quiz")) == .seconds(15))
+    #expect(stats.visits("Quiz") == 3)
+    #expect(stats.isUnlocked("quiz-fan"))
+    #expect(stats.unlocks.keys.sorted() == sim.tracker.unlocks.keys.sorted())
+    #expect(stats.today == sim.tracker.today)
+  }
+
   @Test func featureTimersAndMeasure() throws {
     let sim = TrackerSimulation()
     sim.tracker.beginFeature("video")

@@ -41,6 +41,25 @@ import Testing
     #expect(changed.withLock { $0 })
   }
 
+  /// Every query, not only the few a view usually asks, makes the observer depend on the
+  /// refresh: the model answers them all through one source that reads the revision.
+  @Test func everyQueryObservesTheRefresh() {
+    let sim = Self.simulation()
+    let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
+    let queries: [(String, () -> Void)] = [
+      ("visits", { _ = model.visits("Lessons") }), ("sessions", { _ = model.sessions }),
+      ("today", { _ = model.today }), ("series", { _ = model.series(lastDays: 3) }),
+      ("activeDays", { _ = model.activeDays() }), ("longestStreak", { _ = model.longestStreak() }),
+      ("unlocks", { _ = model.unlocks }), ("progress", { _ = model.progress() }),
+    ]
+    for (name, query) in queries {
+      let changed = Locked(false)
+      withObservationTracking(query) { changed.withLock { $0 = true } }
+      model.refresh()
+      #expect(changed.withLock { $0 }, "\(name)")
+    }
+  }
+
   /// An unlock reaches the model (for a celebration banner) and refreshes its figures.
   @Test func anUnlockIsDeliveredAndRefreshes() async throws {
     let sim = Self.simulation()

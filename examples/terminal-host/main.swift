@@ -46,8 +46,8 @@ if simulate {
   let sim = TrackerSimulation(configuration: configuration)
   let tracker = sim.tracker
   tracker.setHostValue("subscriber", true)
-  tracker.engine?.onUnlock { print("★ unlocked \($0.rule)") }
-  tracker.engine?.onNotification { print("✉ \($0.title)") }
+  tracker.onUnlock { print("★ unlocked \($0.rule)") }
+  tracker.onNotification { print("✉ \($0.title)") }
   sim.use("Home", for: .seconds(30))
   sim.use("Lessons", for: .minutes(12))
   sim.use("Quiz", for: .minutes(2))
@@ -65,9 +65,9 @@ if simulate {
 
 let tracker = Tracker(configuration: configuration)
 tracker.setHostValue("subscriber", true)
+tracker.onUnlock { print("\n★ unlocked \($0.rule)") }
+tracker.onNotification { print("\n✉ \($0.title)") }
 await tracker.ready()
-tracker.engine?.onUnlock { print("\n★ unlocked \($0.rule)") }
-tracker.engine?.onNotification { print("\n✉ \($0.title)") }
 tracker.record(.active)
 var current: ScreenInstance?
 print("Screens: \(screens.joined(separator: ", ")). Type a screen name to open it, 'status', or 'quit'.")

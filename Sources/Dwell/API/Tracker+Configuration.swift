@@ -15,9 +15,9 @@ extension Tracker {
     case inMemory
   }
 
-  /// How a tracker counts and where it keeps the numbers: the engine's configuration
-  /// (``Engine/Configuration``, whose settings read and write through this one), plus where
-  /// the store lives and how long raw visits are kept.
+  /// How a tracker counts and where it keeps the numbers: timeouts, the checkpoint interval,
+  /// rules, levels and listeners (what the tracker's engine is made with), plus where the
+  /// store lives, how long raw visits are kept and where rule packs come from.
   ///
   /// ```swift
   /// var configuration = Tracker.Configuration()
@@ -25,15 +25,55 @@ extension Tracker {
   /// configuration.idleTimeout = .seconds(60)
   /// let tracker = Tracker(configuration: configuration)
   /// ```
-  @dynamicMemberLookup
   public struct Configuration: Sendable {
     /// Where the store lives. Default: Application Support.
     public var storeLocation: StoreLocation = .applicationSupport
     /// Raw visits older than this are deleted when the store opens; day totals and unlocks
     /// are kept for ever. Default: keep everything.
     public var visitRetention: Duration?
-    /// How the engine counts: timeouts, checkpoint interval, rules, levels, listeners.
+    /// What the engine is made with: the settings below read and write it.
     package var engine = Engine.Configuration()
+
+    /// Accrual stops this long after the last touch, `active` or screen appearance.
+    /// `nil` (the default) turns the idle timeout off.
+    public var idleTimeout: Duration? {
+      get { engine.idleTimeout }
+      set { engine.idleTimeout = newValue }
+    }
+    /// An `active` starts a new session when at least this long has passed since the app
+    /// last stopped being active. Default 30 minutes.
+    public var sessionTimeout: Duration {
+      get { engine.sessionTimeout }
+      set { engine.sessionTimeout = newValue }
+    }
+    /// Accrued time is made crash-safe this often while anything accrues; a crash loses at
+    /// most this much. Default 2 seconds.
+    public var checkpointInterval: Duration {
+      get { engine.checkpointInterval }
+      set { engine.checkpointInterval = newValue }
+    }
+    /// Scripted checks are evaluated whenever app time reaches a whole multiple of this.
+    /// Default 1 second.
+    public var evaluationTick: Duration {
+      get { engine.evaluationTick }
+      set { engine.evaluationTick = newValue }
+    }
+    /// The rules in force at launch (``Tracker/setRules(_:pack:listeners:)`` changes them later).
+    public var rules: [Rule] {
+      get { engine.rules }
+      set { engine.rules = newValue }
+    }
+    /// Levels reached by points, lowest first.
+    public var levels: [Level] {
+      get { engine.levels }
+      set { engine.levels = newValue }
+    }
+    /// Listeners (plugins, such as a `DwellLua.LuaRulePack`) that receive events and answer
+    /// with actions.
+    public var listeners: [any UsageListener] {
+      get { engine.listeners }
+      set { engine.listeners = newValue }
+    }
     /// A rule pack loaded when the tracker starts and reloaded whenever it changes (a
     /// folder of Lua scripts: `DwellLua.LuaRuleFolder(url)`). A version that fails to load
     /// is reported as ``TrackerProblem/rulesRefused(_:)`` and the previous one keeps running.
@@ -46,13 +86,6 @@ extension Tracker {
 
     /// Creates the default configuration.
     public init() {}
-
-    /// The engine's settings, read and written through the tracker's configuration
-    /// (`configuration.rules`, `configuration.idleTimeout`, ...).
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<Engine.Configuration, Value>) -> Value {
-      get { engine[keyPath: keyPath] }
-      set { engine[keyPath: keyPath] = newValue }
-    }
 
     /// Checks every setting and rule; call it where the configuration is made to catch
     /// mistakes in development. A tracker given a configuration that does not validate

@@ -36,6 +36,23 @@ extension Tracker {
     return stream
   }
 
+  /// Calls `handler` for every unlock, once, in order, after it is persisted, with no lock
+  /// of Dwell's held (so it may call back into the tracker). On a manual clock it runs
+  /// before the call that caused the unlock returns.
+  ///
+  /// ```swift
+  /// tracker.onUnlock { print("unlocked \($0.title ?? $0.rule)") }
+  /// ```
+  public func onUnlock(_ handler: @escaping @Sendable (UnlockRecord) -> Void) {
+    streams.withLock { $0.unlockHandlers.append(handler) }
+  }
+
+  /// Calls `handler` for every notification a plugin posts, once, in order, after what
+  /// came before it is persisted, with no lock of Dwell's held.
+  public func onNotification(_ handler: @escaping @Sendable (UsageNotification) -> Void) {
+    streams.withLock { $0.notificationHandlers.append(handler) }
+  }
+
   /// Calls `handler` for every problem Dwell meets and handles (and for the latest one, at
   /// once), with no lock of Dwell's held.
   public func onProblem(_ handler: @escaping @Sendable (TrackerProblem) -> Void) {
@@ -61,12 +78,18 @@ extension Tracker {
   /// Passes an engine's announcements to the streams.
   func observe(_ engine: Engine) {
     engine.onUnlock { [weak self] record in
-      self?.streams.withLock { streams in for continuation in streams.unlocks.values { continuation.yield(record) } }
+      let handlers = self?.streams.withLock { streams in
+        for continuation in streams.unlocks.values { continuation.yield(record) }
+        return streams.unlockHandlers
+      }
+      for handler in handlers ?? [] { handler(record) }
     }
     engine.onNotification { [weak self] note in
-      self?.streams.withLock { streams in
+      let handlers = self?.streams.withLock { streams in
         for continuation in streams.notifications.values { continuation.yield(note) }
+        return streams.notificationHandlers
       }
+      for handler in handlers ?? [] { handler(note) }
     }
     engine.onError { [weak self] error in self?.report(.commitFailed("\(error)")) }
   }

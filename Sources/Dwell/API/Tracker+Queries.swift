@@ -1,5 +1,9 @@
 /// Tracker's queries beyond ``UsageQueries``: levels, the report, and imported totals.
 extension Tracker: UsageQueries {
+  /// What answers this tracker's queries (its engine, once the store is open), for a type
+  /// that wraps the tracker and answers ``UsageQueries`` itself.
+  public var usageSource: UsageSource { UsageSource(engine) }
+
   /// The level reached with the points so far, and the next one.
   public var level: (level: Level, next: Level?)? {
     Level.reached(points, in: live.withLock { $0.configuration(base: configuration.engine).levels }).map {

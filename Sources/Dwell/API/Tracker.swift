@@ -43,6 +43,8 @@ public final class Tracker: Sendable {
     var notifications: [UUID: AsyncStream<UsageNotification>.Continuation] = [:]
     var problems: [UUID: AsyncStream<TrackerProblem>.Continuation] = [:]
     var problemHandlers: [@Sendable (TrackerProblem) -> Void] = []
+    var unlockHandlers: [@Sendable (UnlockRecord) -> Void] = []
+    var notificationHandlers: [@Sendable (UsageNotification) -> Void] = []
     var readyWaiters: [CheckedContinuation<Void, Never>] = []
     var lastProblem: TrackerProblem?
   }
@@ -113,7 +115,7 @@ public final class Tracker: Sendable {
   deinit { watch.withLock { $0?.cancel() } }
 
   /// The engine, once the store is open; `nil` before.
-  public var engine: Engine? {
+  package var engine: Engine? {
     phase.withLock { phase in
       if case .ready(let engine) = phase { return engine }
       return nil

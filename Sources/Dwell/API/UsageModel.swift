@@ -1,8 +1,9 @@
 #if canImport(Observation)
   public import Observation
 
-  /// An observable view of a tracker for SwiftUI: views that read it update as time
-  /// accrues (every second by default) and as rules unlock.
+  /// An observable view of a tracker for SwiftUI: it answers every query of
+  /// ``UsageQueries``, and views that ask update as time accrues (every second by default)
+  /// and as rules unlock.
   ///
   /// ```swift
   /// struct LessonsBadge: View {
@@ -57,40 +58,14 @@
     /// Re-reads the figures now (views update).
     public func refresh() { revision &+= 1 }
 
-    /// Time of `subject` in `period`, live.
-    public func time(_ subject: Subject = .app, in period: Period = .allTime) -> Duration {
+    /// The tracker's source. Every query reads it, which makes a view that asks depend on
+    /// ``revision``: the view updates on each refresh.
+    public var usageSource: UsageSource {
       _ = revision
-      return tracker.time(subject, in: period)
-    }
-
-    /// Whether a rule is unlocked, live.
-    public func isUnlocked(_ id: String) -> Bool {
-      _ = revision
-      return tracker.isUnlocked(id)
-    }
-
-    /// A rule's progress, live.
-    public func progress(of rule: String) -> RuleProgress? {
-      _ = revision
-      return tracker.progress(of: rule)
-    }
-
-    /// Today's progress toward a goal, live.
-    public func progress(of goal: DailyGoal) -> GoalProgress {
-      _ = revision
-      return tracker.progress(of: goal)
-    }
-
-    /// Days in a row, live.
-    public func currentStreak(_ subject: Subject = .app, minimumPerDay: Duration = .zero) -> Int {
-      _ = revision
-      return tracker.currentStreak(subject, minimumPerDay: minimumPerDay)
-    }
-
-    /// Points, live.
-    public var points: Int {
-      _ = revision
-      return tracker.points
+      return tracker.usageSource
     }
   }
+
+  /// Queries on the main actor, where the model lives.
+  extension UsageModel: @MainActor UsageQueries {}
 #endif

@@ -1,32 +1,34 @@
-/// The questions an app asks about usage, answered from memory, the same way by a
-/// ``Tracker`` and by an ``Engine``: how long, how often, which days in a row, which rules
-/// are unlocked and how far the others are.
+/// The questions an app asks about usage, answered from memory: how long, how often, which
+/// days in a row, which rules are unlocked and how far the others are. ``Tracker`` answers
+/// them, and so does anything that passes on a tracker's ``UsageSource`` (``UsageModel``,
+/// which makes SwiftUI views that ask update as time accrues).
 ///
-/// A type conforms by naming the engine that answers; before it has one (a tracker whose
-/// store is still opening) every query answers zero, empty or `nil`. Queries never run a
-/// script, never wait for one running on the engine's queue, and never wait for the disk:
-/// they read the counts the queue last published plus the events recorded since.
+/// Before the tracker's store is open, every query answers zero, empty or `nil`. Queries
+/// never run a script, never wait for one running on the tracker's queue, and never wait
+/// for the disk: they read the counts the queue last published plus the events recorded
+/// since.
 ///
 /// ```swift
 /// func header(_ usage: some UsageQueries) -> String {
 ///   "\(usage.time(.app, in: .today)) today, \(usage.currentStreak()) days in a row"
 /// }
 /// ```
-public protocol UsageQueries: Sendable {
-  /// The engine that answers; `nil` while there is none yet.
-  var engine: Engine? { get }
+public protocol UsageQueries {
+  /// What answers the queries: a type that wraps a tracker returns the tracker's
+  /// ``Tracker/usageSource``.
+  var usageSource: UsageSource { get }
 }
 
 extension Engine: UsageQueries {
-  /// The engine itself: an engine answers its own queries.
-  public var engine: Engine? { self }
+  /// The engine itself: tests and the other modules of the package ask an engine directly.
+  package var usageSource: UsageSource { UsageSource(self) }
 }
 
 extension UsageQueries {
   /// Time accrued by `subject` in `period`, including the visit still open.
   ///
   /// ```swift
-  /// engine.time(.screen("Lessons"), in: .today)   // 12 min
+  /// tracker.time(.screen("Lessons"), in: .today)   // 12 min
   /// ```
   /// - Complexity: O(1) for `.allTime` and `.today`; O(days) for other periods. Memory only.
   public func time(_ subject: Subject = .app, in period: Period = .allTime) -> Duration {
@@ -56,7 +58,7 @@ extension UsageQueries {
   /// Sessions so far.
   public var sessions: Int { read(0) { accountant, _, _ in accountant.sessions } }
 
-  /// The local day now (`nil` before there is an engine).
+  /// The local day now (`nil` before the store is open).
   public var today: Day? { engine?.reading { accountant, _, now in accountant.span(at: now).day } }
 
   /// Time per day for the last `days` days, oldest first, today last (for charts).
@@ -186,6 +188,9 @@ extension UsageQueries {
       remaining: met ? .zero : goal.target - done, isMet: met,
       summary: "\(Condition.words(min(done, goal.target), like: reference)) of \(Condition.words(goal.target))")
   }
+
+  /// The engine that answers; `nil` until a tracker's store is open.
+  private var engine: Engine? { usageSource.engine }
 
   /// Reads the engine's state, or answers `empty` when there is no engine yet.
   private func read<T>(_ empty: T, _ body: (inout Accountant, RuleBook, Int64) -> T) -> T {

@@ -1,27 +1,27 @@
 extension Engine {
   /// How an engine counts. A value type: copy it, change what you need.
-  public struct Configuration: Sendable {
+  package struct Configuration: Sendable {
     /// Accrual stops this long after the last touch, `active` or screen appearance.
     /// `nil` (the default) turns the idle timeout off.
-    public var idleTimeout: Duration?
+    package var idleTimeout: Duration?
     /// An `active` starts a new session when at least this long has passed since the app
     /// last stopped being active. Default 30 minutes.
-    public var sessionTimeout: Duration
+    package var sessionTimeout: Duration
     /// Accrued time is committed this often while anything accrues; a crash loses at most
     /// this much. Default 2 seconds.
-    public var checkpointInterval: Duration
+    package var checkpointInterval: Duration
     /// Scripted checks are evaluated whenever app time reaches a whole multiple of this.
     /// Default 1 second.
-    public var evaluationTick: Duration
+    package var evaluationTick: Duration
     /// The rules in force.
-    public var rules: [Rule]
+    package var rules: [Rule]
     /// Levels reached by points, lowest first.
-    public var levels: [Level]
+    package var levels: [Level]
     /// Listeners (Lua plugins) that receive events and answer with actions.
-    public var listeners: [any UsageListener]
+    package var listeners: [any UsageListener]
 
     /// Creates a configuration; every parameter has the documented default.
-    public init(
+    package init(
       idleTimeout: Duration? = nil, sessionTimeout: Duration = .seconds(1800),
       checkpointInterval: Duration = .seconds(2), evaluationTick: Duration = .seconds(1),
       rules: [Rule] = [], levels: [Level] = [], listeners: [any UsageListener] = []

@@ -1,8 +1,9 @@
 internal import Foundation
 
 /// The tracking engine: turns lifecycle events into accrued time, visits, sessions, days
-/// and unlocks, following <doc:Accounting>, and commits them to its store. Apps do not
-/// make one: a ``Tracker`` makes and owns it (``Tracker/engine``).
+/// and unlocks, following <doc:Accounting>, and commits them to its store. Not public:
+/// apps use a ``Tracker``, which makes and owns one once its store is open; tests, the CLI
+/// and the other modules of the package use it directly.
 ///
 /// One engine lives for one process run: creating it is the launch, `terminate()` is a
 /// clean exit, and an engine that simply stops (a crash) loses at most the checkpoint
@@ -15,7 +16,7 @@ internal import Foundation
 /// slow script delays neither. Handlers given to ``onUnlock(_:)`` and
 /// ``onNotification(_:)`` run after every lock of Dwell's is released, so they may call
 /// back into the tracker (``Tracker/setRules(_:pack:listeners:)``, say).
-public final class Engine: Sendable {
+package final class Engine: Sendable {
   /// The configuration the engine was created with.
   package let configuration: Configuration
   /// The store the engine commits to.
@@ -284,11 +285,11 @@ public final class Engine: Sendable {
 
   /// Calls `handler` for every unlock, once, after it is persisted, in order, with no lock
   /// of Dwell's held.
-  public func onUnlock(_ handler: @escaping @Sendable (UnlockRecord) -> Void) { announcer.onUnlock(handler) }
+  package func onUnlock(_ handler: @escaping @Sendable (UnlockRecord) -> Void) { announcer.onUnlock(handler) }
 
   /// Calls `handler` for every notification a plugin posts, once, after what came before
   /// it is persisted.
-  public func onNotification(_ handler: @escaping @Sendable (UsageNotification) -> Void) {
+  package func onNotification(_ handler: @escaping @Sendable (UsageNotification) -> Void) {
     announcer.onNotification(handler)
   }
 

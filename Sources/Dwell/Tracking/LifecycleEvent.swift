@@ -26,10 +26,10 @@ public struct ScreenInstance: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// Something that happened in the app, as the engine sees it.
+/// Something that happened in the app, as the tracker sees it.
 ///
-/// The process's own start and end are not events: creating an ``Engine`` is the launch;
-/// ``Tracker/terminate()`` is a clean exit; a crash is simply an engine that stops.
+/// The process's own start and end are not events: creating a ``Tracker`` is the launch;
+/// ``Tracker/terminate()`` is a clean exit; a crash is simply a tracker that stops.
 public enum LifecycleEvent: Sendable, Equatable {
   /// The app became active (interactive, in the foreground).
   case active
