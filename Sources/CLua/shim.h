@@ -35,7 +35,7 @@ typedef struct dwell_lua_limits {
   long long budget;      /* work units left for the current call */
   long long allowance;   /* work units the current call was given (for the message) */
   int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
-  char unit[120];        /* what the allowance is per, for the message ("call", ...) */
+  int unit;              /* what the allowance is per, for the message: a DWELL_LUA_PER_ value */
   int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
   long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
   long long time_limit;  /* milliseconds the current call was given (for the message) */
@@ -43,14 +43,42 @@ typedef struct dwell_lua_limits {
   char where[80];        /* "file:line:" of the script code running when memory was refused */
   lua_State *L;          /* the state, for `where` */
   int step;              /* instructions between two runs of the count hook in this call */
+  lua_CFunction handler; /* the message handler at the bottom of the stack (see dwell_lua_pcall) */
+  /* The pack's accounting across calls, kept here so a call costs no bookkeeping in Swift
+   * (see dwell_lua_call). Set by the host: */
+  long long per_call;    /* work one call may do */
+  long long per_tick_work; /* work all calls of one tick may do */
+  long long callables;   /* checks and plugins sharing the tick's work */
+  long long call_ms;     /* host time one call may take */
+  long long tick_ms;     /* host time all calls of one tick may take */
+  long long load_work_limit; /* work loading may do */
+  long long load_ms;     /* host time loading may take */
+  int loading;           /* 1 while the pack's files run */
+  /* Spent so far: */
+  long long window;      /* the tick (second of the clock) being spent */
+  long long tick_work, tick_ns; /* in the current tick */
+  long long load_work, load_ns; /* while loading */
+  long long last_work;   /* by the last call */
 } dwell_lua_limits;
+
+#define DWELL_LUA_PER_CALL 0
+#define DWELL_LUA_PER_SHARED_CALL 1
+#define DWELL_LUA_PER_TICK 2
+#define DWELL_LUA_PER_LOAD 3
 
 #define DWELL_LUA_RAISE (-1)
 #define DWELL_LUA_HOOK_STEP 1000
 
+/* The clock of the time limits, read twice per call: the coarse monotonic clock where there
+ * is one (a third of the cost; it moves every few milliseconds, and the limits are backstops
+ * counted in milliseconds, summed over many calls). */
 static inline long long dwell_lua_monotonic_ns(void) {
   struct timespec now;
+#ifdef CLOCK_MONOTONIC_COARSE
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+#else
   clock_gettime(CLOCK_MONOTONIC, &now);
+#endif
   return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
 }
 
@@ -95,6 +123,15 @@ static inline dwell_lua_limits *dwell_lua_limits_of(lua_State *L) {
 
 static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar);
 
+/* What an allowance is per, as messages say it (the shared call's text has numbers). */
+static inline const char *dwell_lua_unit_text(int unit) {
+  switch (unit) {
+  case DWELL_LUA_PER_TICK: return "tick for the pack";
+  case DWELL_LUA_PER_LOAD: return "load of the pack";
+  default: return "call";
+  }
+}
+
 /* Stops the current call for good: from now on every instruction raises the error again
  * (the hook fires on each), so neither pcall nor a message handler can carry on. */
 static int dwell_lua_exhaust(lua_State *L, dwell_lua_limits *limits, int why) {
@@ -106,9 +143,15 @@ static int dwell_lua_exhaust(lua_State *L, dwell_lua_limits *limits, int why) {
   dwell_lua_where(L, where, sizeof where);
   if (limits->exhausted == 2)
     lua_pushfstring(L, "%s time limit exceeded (%I ms)", where, (lua_Integer)limits->time_limit);
+  else if (limits->unit == DWELL_LUA_PER_SHARED_CALL)
+    lua_pushfstring(L,
+                    "%s instruction budget exceeded (%I instructions per call: the pack's %I per tick shared by "
+                    "%I checks and plugins)",
+                    where, (lua_Integer)limits->allowance, (lua_Integer)limits->per_tick_work,
+                    (lua_Integer)limits->callables);
   else
     lua_pushfstring(L, "%s instruction budget exceeded (%I instructions per %s)", where,
-                    (lua_Integer)limits->allowance, limits->unit);
+                    (lua_Integer)limits->allowance, dwell_lua_unit_text(limits->unit));
   return lua_error(L);
 }
 
@@ -141,8 +184,9 @@ static inline void dwell_lua_charge(lua_State *L, long long work) {
 /// Arms the limits for one call from the host into script code.
 /// The hook's count starts afresh, so a call is charged only its own instructions (not
 /// what earlier calls left on the counter), and an allowance under a step is exact.
-static inline void dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
-                                 long long time_limit_ms) {
+/// Returns the monotonic instant the call starts at (nanoseconds).
+static inline long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
+                                      long long time_limit_ms) {
   limits->step = allowance < DWELL_LUA_HOOK_STEP ? (allowance > 0 ? (int)allowance : 1) : DWELL_LUA_HOOK_STEP;
   lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, limits->step);
   limits->budget = allowance;
@@ -152,12 +196,21 @@ static inline void dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long lo
   limits->refused = 0;
   limits->where[0] = 0;
   limits->time_limit = time_limit_ms;
-  limits->deadline = time_limit_ms > 0 ? dwell_lua_monotonic_ns() + time_limit_ms * 1000000LL : 0;
+  long long now = dwell_lua_monotonic_ns();
+  limits->deadline = time_limit_ms > 0 ? now + time_limit_ms * 1000000LL : 0;
+  return now;
 }
+
+static int dwell_lua_locate(lua_State *L);
 
 static inline lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
   lua_State *L = lua_newstate(dwell_lua_alloc, limits);
   if (L) {
+    /* Index 1 for good: every call's message handler. A static function has one address
+     * per object file that uses it, so calls compare with the one pushed here. */
+    limits->handler = dwell_lua_locate;
+    lua_pushcfunction(L, dwell_lua_locate);
+    lua_pushnil(L); /* index 2: the function of the current call, for errors (see dwell_lua_pcall) */
     limits->L = L;
     limits->step = DWELL_LUA_HOOK_STEP;
     lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
@@ -239,37 +292,110 @@ static int dwell_lua_locate(lua_State *L) {
   return 1;
 }
 
-/// Calls as lua_pcall does, with ``dwell_lua_locate`` as the message handler. When no
-/// script frame was left on the stack (a tail call into the prelude or a library), the
-/// error is placed at the first line of the function called.
-static inline int dwell_lua_pcall(lua_State *L, int nargs, int nresults, int msgh) {
-  (void)msgh;
+/* After a failed call whose message names no place (a tail call left no frame of script code
+ * on the stack): the message placed at the first line of `function`, the function called. */
+static void dwell_lua_place_at_function(lua_State *L, dwell_lua_limits *limits, int function) {
+  size_t length = 0;
+  const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
+  if (!message || dwell_lua_placed(message, length)) return;
+  int enforce = limits->enforce;
+  limits->enforce = 0; /* outside any protected call: no allocation may fail here */
+  lua_Debug ar;
+  lua_pushvalue(L, function);
+  if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0) {
+    while (*message == ' ') message++;
+    lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.linedefined, message);
+    lua_replace(L, -2);
+  }
+  limits->enforce = enforce;
+}
+
+/// Calls as lua_pcall does, with ``dwell_lua_locate`` as the message handler. The handler
+/// waits at the bottom of the state's stack (index 1, pushed by ``dwell_lua_newstate``) and
+/// the function called is copied to index 2, so a call moves nothing on the stack; called
+/// from elsewhere (inside a C function), both are pushed below the function for the call.
+/// When the error names no place, it is placed at the first line of the function called.
+static inline int dwell_lua_pcall(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
   int base = lua_gettop(L) - nargs;
+  if (base > 2 && lua_tocfunction(L, 1) == limits->handler) {
+    lua_copy(L, base, 2);
+    int status = lua_pcall(L, nargs, nresults, 1);
+    if (status != LUA_OK) dwell_lua_place_at_function(L, limits, 2);
+    return status;
+  }
   if (!lua_checkstack(L, 4)) return lua_pcall(L, nargs, nresults, 0);
   lua_pushvalue(L, base);
   lua_insert(L, base); /* a copy of the function, below */
   lua_pushcfunction(L, dwell_lua_locate);
   lua_insert(L, base + 1);
   int status = lua_pcall(L, nargs, nresults, base + 1);
-  size_t length = 0;
-  const char *message = status != LUA_OK && lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
-  if (message && !dwell_lua_placed(message, length)) {
-    dwell_lua_limits *limits = dwell_lua_limits_of(L);
-    int enforce = limits->enforce;
-    limits->enforce = 0; /* outside any protected call: no allocation may fail here */
-    lua_Debug ar;
-    lua_pushvalue(L, base);
-    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0) {
-      while (*message == ' ') message++;
-      lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.linedefined, message);
-      lua_replace(L, -2);
-    }
-    limits->enforce = enforce;
-  }
+  if (status != LUA_OK) dwell_lua_place_at_function(L, limits, base);
   lua_remove(L, base + 1);
   lua_remove(L, base);
   return status;
 }
+
+/// Calls the function below `nargs` values on the stack as script code under the pack's
+/// limits: its allowance is the least of a call's budget, its share of the tick's and what
+/// is left of the tick's (while loading: what is left of loading's), and its time likewise.
+/// Counts what the call spent. Returns the protected call's status; `exhausted` says whether
+/// a limit stopped it. Runs for every check on every tick: arithmetic only, no allocation.
+static inline int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
+  long long allowance, time_ms;
+  int unit;
+  if (limits->loading) {
+    allowance = limits->load_work_limit - limits->load_work;
+    unit = DWELL_LUA_PER_LOAD;
+    time_ms = limits->load_ms - limits->load_ns / 1000000;
+  } else {
+    long long share = limits->per_tick_work / (limits->callables > 0 ? limits->callables : 1);
+    long long own = share < limits->per_call ? share : limits->per_call;
+    long long left = limits->per_tick_work - limits->tick_work;
+    if (left < own) {
+      allowance = left;
+      unit = DWELL_LUA_PER_TICK;
+    } else {
+      allowance = own;
+      unit = share < limits->per_call ? DWELL_LUA_PER_SHARED_CALL : DWELL_LUA_PER_CALL;
+    }
+    time_ms = limits->tick_ms - limits->tick_ns / 1000000;
+    if (limits->call_ms < time_ms) time_ms = limits->call_ms;
+  }
+  if (allowance < 0) allowance = 0;
+  if (time_ms < 1) time_ms = 1;
+  limits->unit = unit;
+  long long start = dwell_lua_arm(L, limits, allowance, unit == DWELL_LUA_PER_TICK, time_ms);
+  limits->enforce = 1;
+  int status = dwell_lua_pcall(L, limits, nargs, nresults);
+  limits->enforce = 0;
+  long long work = allowance - (limits->budget > 0 ? limits->budget : 0);
+  long long spent = dwell_lua_monotonic_ns() - start;
+  limits->last_work = work;
+  if (limits->loading) {
+    limits->load_work += work;
+    limits->load_ns += spent;
+  } else {
+    limits->tick_work += work;
+    limits->tick_ns += spent;
+  }
+  return status;
+}
+
+/// Starts the tick `tick` (a second of the clock) if it is a new one: the pack's budget per
+/// tick is spent afresh from there. Returns 1 for a new tick.
+static inline int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick) {
+  if (tick == limits->window) return 0;
+  limits->window = tick;
+  limits->tick_work = 0;
+  limits->tick_ns = 0;
+  return 1;
+}
+
+/// Whether the pack spent its budget (work or time) for the current tick.
+static inline int dwell_lua_tick_spent(const dwell_lua_limits *limits) {
+  return limits->tick_work >= limits->per_tick_work || limits->tick_ns >= limits->tick_ms * 1000000LL;
+}
+
 static inline void dwell_lua_pop(lua_State *L, int n) { lua_pop(L, n); }
 static inline void dwell_lua_newtable(lua_State *L) { lua_newtable(L); }
 static inline const char *dwell_lua_tostring(lua_State *L, int i) { return lua_tostring(L, i); }

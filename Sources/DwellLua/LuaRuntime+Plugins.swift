@@ -39,7 +39,7 @@ extension LuaRuntime {
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         do {
-          defer { box.costs["plugin:" + plugin, default: 0] += state.lastWork }
+          defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
           try state.protectedCall(arguments: 4, results: 0, usage: usage)
           actions += state.actions
           // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.

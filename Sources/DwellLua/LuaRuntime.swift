@@ -81,9 +81,11 @@ final class LuaRuntime: Sendable {
 
   /// Starts the tick of `instant`, and collects what the state queued to report.
   func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
-    if box.state.enterTick(instant) { box.costs.removeAll(keepingCapacity: true) }
-    failures += box.state.output.reports
-    box.state.output.reports.removeAll()
+    if box.state.enterTick(instant), !box.costs.isEmpty { box.costs.removeAll(keepingCapacity: true) }
+    if !box.state.output.reports.isEmpty {
+      failures += box.state.output.reports
+      box.state.output.reports.removeAll()
+    }
     if box.state.printTruncated, !box.printReported {
       box.printReported = true
       let limits = box.state.limits
@@ -168,14 +170,16 @@ final class LuaRuntime: Sendable {
       if !box.disabled.isEmpty, box.disabled.contains(rule) { return false }
       let state = box.state
       let L = state.L
-      defer { prints = state.takePrints() }
+      defer { if !state.freshPrints.isEmpty { prints = state.takePrints() } }
       enter(&box, usage.instant, &failures)
       guard !state.tickSpent else { return false }
       ensureUsage(&box, usage)
       state.pushReference(ref)
       state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
       do {
-        defer { box.costs[rule, default: 0] += state.lastWork }
+        // Work is counted in steps of the hook: a check that did less than one step cost
+        // nothing that could make it the heavy one when the pack's budget runs out.
+        defer { if state.lastWork > 0 { box.costs[rule, default: 0] += state.lastWork } }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
       } catch {
         var failure = error as? ScriptError ?? ScriptError("\(error)")

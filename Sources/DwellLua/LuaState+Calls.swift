@@ -7,19 +7,11 @@ extension LuaState {
   /// is spent afresh from there.
   @discardableResult
   func enterTick(_ instant: MonotonicInstant) -> Bool {
-    let tick = instant.nanoseconds / 1_000_000_000
-    guard tick != window else { return false }
-    window = tick
-    tickWork = 0
-    tickNanos = 0
-    return true
+    dwell_lua_enter_tick(c, instant.nanoseconds / 1_000_000_000) != 0
   }
 
   /// Whether the pack spent its budget for the current tick.
-  var tickSpent: Bool {
-    tickWork >= Int64(limits.instructionsPerTick)
-      || tickNanos >= ScriptLimits.milliseconds(limits.timePerTick) * 1_000_000
-  }
+  var tickSpent: Bool { dwell_lua_tick_spent(c) != 0 }
 
   /// ``protectedCall(arguments:results:)`` with `usage` readable through `u.screen(name)`
   /// for the length of the call, and not a moment longer.
@@ -34,42 +26,11 @@ extension LuaState {
   /// Calls the function below `arguments` values on the stack as script code, under the
   /// budget, the time backstop and the memory cap. Results are left on the stack only
   /// when it succeeds; a call stopped by a limit fails even if the script caught the error.
+  ///
+  /// This runs for every check on every tick: the accounting is C arithmetic
+  /// (`dwell_lua_call`), and text is built only when the call fails.
   func protectedCall(arguments: Int32, results: Int32) throws(ScriptError) {
-    let allowance: Int64
-    let unit: String
-    let time: Int64
-    if loading {
-      // Loading is bounded by a count, the same on every machine; time is only a backstop.
-      allowance = max(Int64(limits.instructionsToLoad) - loadWork, 0)
-      unit = "load of the pack"
-      time = max(ScriptLimits.milliseconds(limits.timeToLoad) - loadNanos / 1_000_000, 1)
-    } else {
-      let perCall = Int64(limits.instructionsPerCall)
-      let perTick = Int64(limits.instructionsPerTick)
-      let share = perTick / Int64(max(callables, 1))
-      let leftInTick = max(perTick - tickWork, 0)
-      allowance = min(perCall, share, leftInTick)
-      unit =
-        allowance == leftInTick && leftInTick < min(perCall, share)
-        ? "tick for the pack"
-        : share < perCall ? "call: the pack's \(perTick) per tick shared by \(callables) checks and plugins" : "call"
-      let perCallTime = ScriptLimits.milliseconds(limits.timePerCall)
-      time = min(perCallTime, max(ScriptLimits.milliseconds(limits.timePerTick) - tickNanos / 1_000_000, 1))
-    }
-    setUnit(unit)
-    dwell_lua_arm(L, c, allowance, unit == "tick for the pack" ? 1 : 0, time)
-    let start = dwell_lua_monotonic_ns()
-    c.pointee.enforce = 1
-    let status = dwell_lua_pcall(L, arguments, results, 0)
-    c.pointee.enforce = 0
-    lastWork = allowance - max(c.pointee.budget, 0)
-    if loading {
-      loadWork += lastWork
-      loadNanos += dwell_lua_monotonic_ns() - start
-    } else {
-      tickWork += lastWork
-      tickNanos += dwell_lua_monotonic_ns() - start
-    }
+    let status = dwell_lua_call(L, c, arguments, results)
     let exhausted = c.pointee.exhausted
     if exhausted != 0, status == dwell_lua_ok() { dwell_lua_pop(L, results) }
     guard status != dwell_lua_ok() || exhausted != 0 else { return }
@@ -78,7 +39,7 @@ extension LuaState {
     if status == dwell_lua_errmem() || (c.pointee.refused != 0 && exhausted == 0) {
       error.message = "\(whereRefused) memory limit exceeded (\(c.pointee.limit / 1024) KiB)"
     } else if exhausted != 0, !error.message.contains("exceeded (") {
-      error.message = "instruction budget exceeded (\(allowance) instructions per \(unit))"
+      error.message = "instruction budget exceeded (\(c.pointee.allowance) instructions per \(unitText))"
     }
     error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
     error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
@@ -91,12 +52,14 @@ extension LuaState {
     c.pointee.budget -= work
   }
 
-  private func setUnit(_ unit: String) {
-    guard unit != currentUnit else { return }
-    currentUnit = unit
-    withUnsafeMutableBytes(of: &c.pointee.unit) { raw in
-      let bytes = Array(unit.utf8.prefix(raw.count - 1)) + [0]
-      raw.copyBytes(from: bytes)
+  /// What the last call's allowance was per, as budget messages say it.
+  private var unitText: String {
+    switch c.pointee.unit {
+    case DWELL_LUA_PER_SHARED_CALL:
+      "call: the pack's \(c.pointee.per_tick_work) per tick shared by \(c.pointee.callables) checks and plugins"
+    case DWELL_LUA_PER_TICK: "tick for the pack"
+    case DWELL_LUA_PER_LOAD: "load of the pack"
+    default: "call"
     }
   }
 

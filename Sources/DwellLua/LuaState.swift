@@ -14,14 +14,14 @@ final class LuaState {
   let limits: ScriptLimits
   let c: UnsafeMutablePointer<dwell_lua_limits>
   /// Lines scripts printed, newest last (bounded), and whether some were cut or dropped.
-  var printed: [String] = []
-  var printTruncated = false
+  @exclusivity(unchecked) var printed: [String] = []
+  @exclusivity(unchecked) var printTruncated = false
   /// Lines printed since the runtime last handed them to its print handlers (bounded).
-  var freshPrints: [String] = []
+  @exclusivity(unchecked) var freshPrints: [String] = []
   /// The usage being evaluated, for `u.screen(name)`: set only for the length of one call
   /// into Lua (a pointer, because a stored copy would cost retains on every check and
   /// would make the engine copy its screen table on its next change).
-  var current: UnsafePointer<UsageView>?
+  @exclusivity(unchecked) var current: UnsafePointer<UsageView>?
   /// Definitions collected while loading.
   var collector = Collector()
 
@@ -40,7 +40,7 @@ final class LuaState {
 
   /// Actions plugins asked for during the current dispatch, and the pack's output so far.
   var actions: [UsageAction] = []
-  var output = PluginActions.Output()
+  @exclusivity(unchecked) var output = PluginActions.Output()
   /// What plugins published, by plugin and key.
   var published: [String: [String: JSONValue]] = [:]
   /// Functions the host exposes as `host.name(...)`.
@@ -54,20 +54,18 @@ final class LuaState {
   var newEnvironmentRef: Int32 = 0
   private(set) var hostRef: Int32 = 0
 
-  /// The tick (second of the clock) being spent, and what the pack spent in it so far.
-  var window: Int64 = .min
-  var tickWork: Int64 = 0
-  var tickNanos: Int64 = 0
   /// Work the last call did.
-  var lastWork: Int64 = 0
-  /// While the pack's files run: what loading spent so far, in work and in nanoseconds.
-  var loading = false
-  var loadWork: Int64 = 0
-  var loadNanos: Int64 = 0
+  var lastWork: Int64 { c.pointee.last_work }
+  /// Whether the pack's files are running (loading has a budget of its own).
+  var loading: Bool {
+    get { c.pointee.loading != 0 }
+    set { c.pointee.loading = newValue ? 1 : 0 }
+  }
   /// Checks and plugins in the pack: each call gets at most its share of the tick's budget.
-  var callables = 1
-  /// What the armed allowance is per, as last copied into the C limits.
-  var currentUnit = ""
+  var callables: Int {
+    get { Int(c.pointee.callables) }
+    set { c.pointee.callables = Int64(max(newValue, 1)) }
+  }
 
   /// Creates a state and runs the prelude; `definitions` become the prelude's
   /// `__dwell_<name>` functions.
@@ -76,6 +74,15 @@ final class LuaState {
     c = .allocate(capacity: 1)
     c.initialize(to: dwell_lua_limits())
     c.pointee.limit = max(limits.memory, 64 << 10)
+    // The accounting every call does runs in C (`dwell_lua_call`), from limits converted once.
+    c.pointee.per_call = Int64(limits.instructionsPerCall)
+    c.pointee.per_tick_work = Int64(limits.instructionsPerTick)
+    c.pointee.callables = 1
+    c.pointee.call_ms = ScriptLimits.milliseconds(limits.timePerCall)
+    c.pointee.tick_ms = ScriptLimits.milliseconds(limits.timePerTick)
+    c.pointee.load_work_limit = Int64(limits.instructionsToLoad)
+    c.pointee.load_ms = ScriptLimits.milliseconds(limits.timeToLoad)
+    c.pointee.window = .min
     guard let state = dwell_lua_newstate(c) else {
       c.deallocate()
       throw ScriptError("cannot create a Lua state")
