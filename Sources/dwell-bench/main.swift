@@ -207,6 +207,20 @@ report("query_streak_ns", streak, target: "≤ 100000", pass: streak <= 100_000)
 report("rules_progress_20_ns", progress, target: "≤ 20000", pass: progress <= 20_000)
 engine.terminate()
 
+// The same queries on an engine with its own queue, as in an app: they read the state the
+// queue published, with the screen's appearance still waiting in the buffer.
+let systemClock = SystemMonotonicClock()
+let queued = try Engine(
+  inMemory: .init(rules: rules), clock: systemClock, wallClock: SystemWallClock(),
+  scheduler: DispatchScheduler(clock: systemClock))
+queued.record(.active)
+queued.record(.appear(screen: "Screen7", id: ScreenInstance("q")))
+let queuedTotal = measure(samples: 2000, batch: 100) { _ = queued.time(.screen("Screen7")) }.median
+let queuedToday = measure(samples: 2000, batch: 100) { _ = queued.time(.app, in: .today) }.median
+report("query_total_queue_ns", queuedTotal, target: "≤ 1000", pass: queuedTotal <= 1000)
+report("query_today_queue_ns", queuedToday, target: "≤ 1000", pass: queuedToday <= 1000)
+queued.terminate()
+
 // MARK: Lua
 
 log("lua...")

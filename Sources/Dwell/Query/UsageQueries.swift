@@ -32,18 +32,18 @@ extension UsageQueries {
   /// ```
   /// - Complexity: O(1) for `.allTime` and `.today`; O(days) for other periods. Memory only.
   public func time(_ subject: Subject = .app, in period: Period = .allTime) -> Duration {
-    read(.zero) { accountant, _, now in
+    let name = subject.name
+    return read(.zero) { accountant, _, now in
       let today = accountant.span(at: now).day
-      let extra = accountant.projected(subject.name, to: now)
-      guard let tally = accountant.tally(subject.name) else { return .zero }
-      var total: Int64
+      var total: Int64 = 0
+      accountant.projected(name, to: now) { day, nanos in if period.contains(day, today: today) { total += nanos } }
+      guard let tally = accountant.tally(name) else { return .zero }
       switch period {
-      case .allTime: total = tally.nanos
-      case .today: total = tally.nanos(on: today)
-      case .day(let day): total = tally.nanos(on: day)
-      default: total = tally.days.reduce(0) { period.contains($1.key, today: today) ? $0 + $1.value : $0 }
+      case .allTime: total += tally.nanos
+      case .today: total += tally.nanos(on: today)
+      case .day(let day): total += tally.nanos(on: day)
+      default: total = tally.days.reduce(total) { period.contains($1.key, today: today) ? $0 + $1.value : $0 }
       }
-      for item in extra where period.contains(item.day, today: today) { total += item.nanos }
       return .nanoseconds(total)
     }
   }
@@ -63,11 +63,12 @@ extension UsageQueries {
 
   /// Time per day for the last `days` days, oldest first, today last (for charts).
   public func series(_ subject: Subject = .app, lastDays days: Int) -> [(day: Day, time: Duration)] {
-    read([]) { accountant, _, now in
+    let name = subject.name
+    return read([]) { accountant, _, now in
       let today = accountant.span(at: now).day
-      let tally = accountant.tally(subject.name) ?? Tally()
+      let tally = accountant.tally(name) ?? Tally()
       var extra: [Day: Int64] = [:]
-      for item in accountant.projected(subject.name, to: now) { extra[item.day, default: 0] += item.nanos }
+      accountant.projected(name, to: now) { day, nanos in extra[day, default: 0] += nanos }
       let count = max(0, min(days, 100_000))
       return (0..<count).reversed().map { back in
         let day = today.adding(days: -Int32(back))
@@ -141,7 +142,7 @@ extension UsageQueries {
       let today = accountant.span(at: now).day
       let yesterday = today.adding(days: -1)
       var missing = Set(accountant.pendingCreditedDays.filter { accountant.app.nanos(on: $0) > 0 })
-      for item in accountant.projected(nil, to: now) where item.nanos > 0 { missing.insert(item.day) }
+      accountant.projected(nil, to: now) { day, nanos in if nanos > 0 { missing.insert(day) } }
       missing = missing.filter { !qualifier.days.contains($0.ordinal) }
       func runEnding(on day: Day) -> Int { qualifier.days.contains(day.ordinal) ? qualifier.current(endingOn: day) : 0 }
       switch missing.first {
@@ -159,9 +160,10 @@ extension UsageQueries {
 
   /// Sorted days on which `subject` reached the minimum, counting time still open.
   private func qualifyingDays(_ subject: Subject, _ minimum: Duration) -> [Day] {
-    read([]) { accountant, _, now in
-      var days = accountant.tally(subject.name)?.days ?? [:]
-      for item in accountant.projected(subject.name, to: now) { days[item.day, default: 0] += item.nanos }
+    let name = subject.name
+    return read([]) { accountant, _, now in
+      var days = accountant.tally(name)?.days ?? [:]
+      accountant.projected(name, to: now) { day, nanos in days[day, default: 0] += nanos }
       let need = minimum.nanoseconds
       return days.filter { need > 0 ? $0.value >= need : $0.value > 0 }.keys.sorted()
     }

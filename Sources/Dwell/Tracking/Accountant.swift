@@ -147,22 +147,21 @@ struct Accountant {
   }
 
   /// Time accrued for `screen` (or the app) between the cursor and `now` that is not
-  /// credited yet, by day. Used by queries, which must not move the cursor.
-  mutating func projected(_ screen: String?, to now: Int64) -> [(day: Day, nanos: Int64)] {
-    guard isActive, now > cursor else { return [] }
+  /// credited yet, handed to `body` day by day (usually one day; two across midnight).
+  /// Used by queries, which must not move the cursor; allocates nothing.
+  mutating func projected(_ screen: String?, to now: Int64, _ body: (Day, Int64) -> Void) {
+    guard isActive, now > cursor else { return }
     if let screen {
-      guard let index = screenIndex[screen], screens[Int(index)].visible > 0 else { return [] }
+      guard let index = screenIndex[screen], screens[Int(index)].visible > 0 else { return }
     }
     let end = min(now, idleDeadline)
     var start = cursor
-    var result: [(day: Day, nanos: Int64)] = []
     while start < end {
       let span = span(at: start)
       let stop = min(end, span.end)
-      result.append((span.day, stop - start))
+      body(span.day, stop - start)
       start = stop
     }
-    return result
   }
 
   /// The tally of `screen` (or the app), `nil` for a screen never seen.

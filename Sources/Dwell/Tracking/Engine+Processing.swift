@@ -19,7 +19,7 @@ extension Engine {
         // Queries see these events while rules, checks and listeners take their time.
         published.withLock {
           buffer.drain(into: &events)
-          $0.replace(accountant: $0.accountant, book: $0.book, inflight: events)
+          $0.drained(events)
         }
       }
       var unlocked: [UnlockRecord] = []
@@ -136,7 +136,7 @@ extension Engine {
   /// queries read the state itself: everything runs on the caller's thread there).
   func publish(_ state: borrowing EngineState) {
     guard !synchronous else { return }
-    published.withLock { $0.replace(accountant: state.accountant, book: state.book, inflight: []) }
+    published.withLock { $0.replace(accountant: state.accountant, book: state.book) }
   }
 
   func scheduleTimers(_ state: inout EngineState) {

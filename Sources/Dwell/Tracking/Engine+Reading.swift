@@ -28,48 +28,27 @@ extension Engine {
       process()
       return state.withLock { body(&$0.accountant, $0.book) }
     }
-    var (accountant, book) = latest()
+    // Crediting time changes the counts: that happens on a copy, outside the lock.
+    var (accountant, book) = published.withLock { $0.read(buffer) { ($0, $1) } }
     accountant.advance(to: max(clock.now().nanoseconds, accountant.cursor))
     return body(&accountant, book)
   }
 
   /// Reads the state for a query without crediting time: events recorded but not yet
   /// applied count; time accrued since the last event is projected to `now` (the third
-  /// argument), not credited.
+  /// argument), not credited. On a queue it reads the published state in place, under
+  /// its lock (which the writer holds only to publish, never while a script runs).
   func reading<T>(_ body: (inout Accountant, RuleBook, Int64) -> T) -> T {
     let now = clock.now().nanoseconds
     guard !synchronous else {
       if buffer.count > 0 { process() }
       return state.withLock { body(&$0.accountant, $0.book, max(now, $0.accountant.cursor)) }
     }
-    var (accountant, book) = latest()
-    return body(&accountant, book, max(now, accountant.cursor))
-  }
-
-  /// A copy of the published state with every event recorded so far applied to it: the
-  /// accounting only, so rules unlocked by those events show at the writer's next step.
-  /// Starts from the previous query's copy when the writer has not moved since, so a
-  /// query applies only the events recorded after it.
-  private func latest() -> (Accountant, RuleBook) {
-    var events: [StampedEvent] = []
-    var (accountant, book, done, generation) = published.withLock {
-      published -> (Accountant, RuleBook, Int, UInt64) in
-      let caught = published.caught.flatMap { $0.generation == published.generation ? $0 : nil }
-      let done = caught?.caughtUp ?? 0
-      let inflight = published.inflight
-      if done < inflight.count { events += inflight[done...] }
-      buffer.copy(from: done - inflight.count, into: &events)
-      return (caught?.accountant ?? published.accountant, published.book, done, published.generation)
-    }
-    guard !events.isEmpty else { return (accountant, book) }
-    accountant.collectsEvents = false
-    for item in events { accountant.apply(item.event, at: max(item.at, accountant.cursor)) }
-    done += events.count
-    published.withLock {
-      if $0.generation == generation, done > $0.caught?.caughtUp ?? 0 {
-        $0.caught = (accountant, done, generation)
+    return published.withLock {
+      $0.read(buffer) { accountant, book in
+        let at = max(now, accountant.cursor)
+        return body(&accountant, book, at)
       }
     }
-    return (accountant, book)
   }
 }
