@@ -219,6 +219,23 @@ import Testing
     #expect(syntax.stderr.contains("y.lua:2: unexpected symbol near <eof>"))
     #expect(try CommandLineTests.dwell(["rules"]).status == 2)
   }
+
+  /// The scan for what the sandbox lacks finds a library or function by its name alone, not
+  /// inside a longer name, a field or a comment.
+  @Test func theSandboxScanMatchesWholeNamesOnly() throws {
+    let dir = TemporaryStore()
+    let lines = [
+      "local a = pos.x", "local b = u.os(1)", "local c = myload(2)", "local d = 'a' -- require'x'",
+      "local e = os .time()", "local f = require\"mod\"", "local g = load (\"x\")", "local h = x+debug[1]",
+      "local i = io:write()",
+    ]
+    let file = try CommandLineTests.write(lines.joined(separator: "\n") + "\n", to: dir, name: "scan.lua")
+    let run = try CommandLineTests.dwell(["rules", "check", file])
+    let flagged = run.stdout.split(separator: "\n").filter { $0.contains(": uses '") }
+      .map { $0.split(separator: ":")[2] }
+    #expect(flagged == ["5", "6", "7", "8", "9"])
+    #expect(run.stdout.contains("scan.lua:5: uses 'os'") && run.stdout.contains("scan.lua:9: uses 'io'"))
+  }
 }
 
 @Suite struct ReportTests {
