@@ -26,7 +26,7 @@ public struct LuaRuleFolder: RulePackSource {
     try LuaRulePack(contentsOf: url.path, limits: limits)
   }
 
-  public func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any ScheduledWork {
+  package func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any ScheduledWork {
     let limits = limits
     let watcher = RuleWatcher(path: url.path, limits: limits, interval: interval) { result in
       reload(

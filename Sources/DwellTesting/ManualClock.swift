@@ -84,7 +84,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
     }
   }
 
-  public func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
+  package func schedule(at deadline: MonotonicInstant, _ work: @escaping @Sendable () -> Void)
     -> any ScheduledWork
   {
     let id = state.withLock { $0.timers.schedule(at: deadline.nanoseconds, work) }

@@ -1,6 +1,6 @@
 /// Rules and plugins that come from outside the app's Swift code: a Lua rule pack
 /// (`DwellLua.LuaRulePack` conforms). The seam through which a ``Tracker`` takes packs,
-/// reloads them, resets them and loads installed ones (``RulePackLoader``), without
+/// reloads them, resets them and loads installed ones, without
 /// depending on the language they are written in.
 public protocol RulePack: UsageListener {
   /// The rules the pack declares.
@@ -12,14 +12,4 @@ public protocol RulePack: UsageListener {
   /// The same pack loaded afresh: no plugin state, no published values (used by
   /// ``Tracker/erase()``, which must forget what plugins kept in memory).
   func reloaded() throws(RuleError) -> any RulePack
-}
-
-/// Where a tracker finds a rule pack it loads at launch and reloads when it changes: a
-/// folder of Lua scripts (`DwellLua.LuaRuleFolder`), or anything else that can load one.
-public protocol RulePackSource: Sendable {
-  /// Loads the pack as it is now.
-  func load() throws(RuleError) -> any RulePack
-  /// Calls `reload` with each new version of the pack (or the error that kept it out)
-  /// until the returned work is cancelled.
-  func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any ScheduledWork
 }

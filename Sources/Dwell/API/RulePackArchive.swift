@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The bytes of a downloadable rule pack: one JSON document holding every script by name.
 ///
@@ -9,22 +9,22 @@ public import Foundation
 /// The scripts load in the order of their names, as a folder's do. A pack is signed by
 /// signing these exact bytes with Ed25519 (64-byte detached signature); any Ed25519 tool
 /// does (`libsodium`'s `crypto_sign_detached`, CryptoKit, `openssl pkeyutl -sign -rawin`).
-public struct RulePackArchive: Sendable, Equatable {
+package struct RulePackArchive: Sendable, Equatable {
   /// The format this version reads and writes.
-  public static let format = "dwell-rule-pack/1"
+  package static let format = "dwell-rule-pack/1"
   /// The largest archive accepted (8 MiB).
-  public static let maximumSize = 8 << 20
+  package static let maximumSize = 8 << 20
 
   /// The scripts, sorted by name.
-  public var files: [(name: String, text: String)] { contents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+  package var files: [(name: String, text: String)] { contents.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
   private let contents: [String: String]
 
   /// An archive of these scripts (names must be unique).
-  public init(files: [String: String]) { contents = files }
+  package init(files: [String: String]) { contents = files }
 
   /// Reads an archive.
   /// - Throws: ``RulePackError/malformedArchive(_:)`` saying what is wrong.
-  public init(data: Data) throws(RulePackError) {
+  package init(data: Data) throws(RulePackError) {
     guard data.count <= Self.maximumSize else {
       throw .malformedArchive("\(data.count) bytes, more than the \(Self.maximumSize) allowed")
     }
@@ -45,13 +45,13 @@ public struct RulePackArchive: Sendable, Equatable {
   }
 
   /// The archive's bytes (sorted keys: the same files give the same bytes).
-  public var data: Data {
+  package var data: Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(Document(format: Self.format, files: contents))) ?? Data()
   }
 
-  public static func == (a: Self, b: Self) -> Bool { a.contents == b.contents }
+  package static func == (a: Self, b: Self) -> Bool { a.contents == b.contents }
 
   private struct Document: Codable {
     var format: String

@@ -6,7 +6,8 @@ public enum RulePackError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The signature is not a valid Ed25519 signature of these bytes by any trusted key: a
   /// changed or truncated pack, a wrong key, or a damaged signature.
   case invalidSignature
-  /// The bytes are signed but are not a rule pack document (see ``RulePackArchive``).
+  /// The bytes are signed but are not a rule pack document
+  /// (`{"format": "dwell-rule-pack/1", "files": {...}}`, at most 8 MiB).
   case malformedArchive(String)
   /// The pack did not load (a script error, say) or its rules clash with the app's.
   case refused(RuleError)

@@ -74,15 +74,17 @@ extension Tracker {
       get { engine.listeners }
       set { engine.listeners = newValue }
     }
-    /// A rule pack loaded when the tracker starts and reloaded whenever it changes (a
-    /// folder of Lua scripts: `DwellLua.LuaRuleFolder(url)`). A version that fails to load
-    /// is reported as ``TrackerProblem/rulesRefused(_:)`` and the previous one keeps running.
-    public var rulesDirectory: (any RulePackSource)?
+    /// A rule pack loaded when the tracker starts and reloaded whenever it changes; apps
+    /// set it as `configuration.rulesDirectory = LuaRuleFolder(url)` (DwellLua). A version
+    /// that fails to load is reported as ``TrackerProblem/rulesRefused(_:)`` and the
+    /// previous one keeps running.
+    package var rulePackSource: (any RulePackSource)?
     /// Ed25519 public keys (32 raw bytes each) whose signatures
     /// ``Tracker/installRulePack(_:signature:)`` accepts. Default: none (every pack is refused).
     public var trustedPackKeys: [Data] = []
-    /// Turns the scripts of an installed pack into a pack (`DwellLua.LuaPackLoader()`).
-    public var packLoader: (any RulePackLoader)?
+    /// Turns the scripts of an installed pack into a pack; apps set it as
+    /// `configuration.packLoader = LuaPackLoader()` (DwellLua).
+    package var rulePackLoader: (any RulePackLoader)?
 
     /// Creates the default configuration.
     public init() {}
@@ -109,7 +111,7 @@ extension Tracker {
       for (index, key) in trustedPackKeys.enumerated() where key.count != PackSignature.keyLength {
         problems.append(.setting("trustedPackKeys", "key \(index + 1) has \(key.count) bytes, not 32"))
       }
-      if !trustedPackKeys.isEmpty, packLoader == nil {
+      if !trustedPackKeys.isEmpty, rulePackLoader == nil {
         problems.append(.setting("packLoader", "trusted keys are set but no loader (DwellLua.LuaPackLoader())"))
       }
       if let retention = visitRetention, retention <= .zero {

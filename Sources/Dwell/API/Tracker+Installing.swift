@@ -3,9 +3,9 @@ public import Foundation
 /// Signed rule packs downloaded as bytes: verified against the app's trusted keys, loaded,
 /// put in force, and kept beside the store as the last good pack, which the next launch loads.
 extension Tracker {
-  /// Verifies, loads and puts in force a rule pack downloaded as `data` (a
-  /// ``RulePackArchive``), signed with Ed25519 by one of
-  /// ``Configuration/trustedPackKeys``. The pack replaces the one in force, keeping the
+  /// Verifies, loads and puts in force a rule pack downloaded as `data` (one JSON document,
+  /// `{"format": "dwell-rule-pack/1", "files": {"badges.lua": "..."}}`), signed with
+  /// Ed25519 by one of ``Configuration/trustedPackKeys``. The pack replaces the one in force, keeping the
   /// app's Swift rules, and is saved beside the store; every later launch loads it (and
   /// verifies it again) before the first event is counted.
   ///
@@ -69,7 +69,7 @@ extension Tracker {
   /// Checks the signature against the trusted keys, reads the archive and loads the pack.
   private func verifiedPack(_ data: Data, signature: Data) throws(RulePackError) -> any RulePack {
     let keys = configuration.trustedPackKeys.filter { $0.count == PackSignature.keyLength }
-    guard !keys.isEmpty, let loader = configuration.packLoader else { throw .noTrustedKeys }
+    guard !keys.isEmpty, let loader = configuration.rulePackLoader else { throw .noTrustedKeys }
     let data = Data(data)
     guard keys.contains(where: { PackSignature.isValid(signature, of: data, by: $0) }) else {
       throw .invalidSignature

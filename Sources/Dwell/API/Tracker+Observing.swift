@@ -64,7 +64,7 @@ extension Tracker {
   }
 
   /// The latest problem, if any.
-  public var lastProblem: TrackerProblem? { streams.withLock { $0.lastProblem } }
+  package var lastProblem: TrackerProblem? { streams.withLock { $0.lastProblem } }
 
   func report(_ problem: TrackerProblem) {
     let handlers = streams.withLock { streams in

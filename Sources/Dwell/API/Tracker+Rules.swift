@@ -43,7 +43,7 @@ extension Tracker {
   public var rulePack: (any RulePack)? { live.withLock { $0.pack } }
 
   /// The rules in force: the app's and the pack's.
-  public var rules: [Rule] { live.withLock { $0.allRules } }
+  package var rules: [Rule] { live.withLock { $0.allRules } }
 
   /// Replaces only the pack (a reload or an installed pack), keeping the Swift rules.
   func setPack(_ pack: any RulePack) throws(RuleError) {
@@ -99,7 +99,7 @@ extension Tracker {
 
   /// Loads the configured rules directory before the first engine is made.
   func loadRulesDirectory() {
-    guard let source = configuration.rulesDirectory else { return }
+    guard let source = configuration.rulePackSource else { return }
     do {
       try setPack(try source.load())
     } catch {
@@ -110,7 +110,7 @@ extension Tracker {
 
   /// Watches the rules directory; each version that loads replaces the pack.
   func startWatchingRules() {
-    guard let source = configuration.rulesDirectory else { return }
+    guard let source = configuration.rulePackSource else { return }
     let work = source.watch { [weak self] result in
       guard let self else { return }
       switch result {

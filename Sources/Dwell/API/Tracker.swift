@@ -28,7 +28,7 @@ public final class Tracker: Sendable {
   let streams = Locked<Streams>(Streams())
   /// The rules, pack, listeners and host values in force (``setRules(_:pack:listeners:)``).
   let live: Locked<LiveRules>
-  /// The watch on ``Configuration/rulesDirectory``.
+  /// The watch on the configuration's rule pack source (`rulesDirectory`).
   let watch = Locked<(any ScheduledWork)?>(nil)
   /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
   let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)

@@ -23,7 +23,7 @@
     /// The most recent plugin notification.
     public private(set) var lastNotification: UsageNotification?
     /// Bumped on every refresh; reading any figure makes a view depend on it.
-    public private(set) var revision = 0
+    package private(set) var revision = 0
     @ObservationIgnored private var tasks: [Task<Void, Never>] = []
 
     /// Creates a model that refreshes every `interval` and on every unlock.
@@ -59,7 +59,7 @@
     public func refresh() { revision &+= 1 }
 
     /// The tracker's source. Every query reads it, which makes a view that asks depend on
-    /// ``revision``: the view updates on each refresh.
+    /// the model's revision: the view updates on each refresh.
     public var usageSource: UsageSource {
       _ = revision
       return tracker.usageSource

@@ -25,7 +25,7 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Parses `YYYY-MM-DD`.
-  public init?(_ text: some StringProtocol) {
+  package init?(_ text: some StringProtocol) {
     let parts = text.split(separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
       let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])

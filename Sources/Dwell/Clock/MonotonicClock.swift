@@ -10,20 +10,20 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable, CustomStringConv
   public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
   /// Creates an instant from seconds since the clock's origin, rounded to the nanosecond.
-  public init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
+  package init(seconds: Double) { self.nanoseconds = Int64((seconds * 1e9).rounded()) }
 
   /// Seconds since the clock's origin.
-  public var seconds: Double { Double(nanoseconds) / 1e9 }
+  package var seconds: Double { Double(nanoseconds) / 1e9 }
 
   public static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
   /// The instant `duration` later.
-  public static func + (lhs: Self, rhs: Duration) -> Self {
+  package static func + (lhs: Self, rhs: Duration) -> Self {
     Self(nanoseconds: lhs.nanoseconds &+ rhs.nanoseconds)
   }
 
   /// The duration from `rhs` to `lhs`.
-  public static func - (lhs: Self, rhs: Self) -> Duration {
+  package static func - (lhs: Self, rhs: Self) -> Duration {
     .nanoseconds(lhs.nanoseconds &- rhs.nanoseconds)
   }
 

@@ -1,7 +1,7 @@
 package import Dispatch
 
 /// A scheduled piece of work that can be cancelled.
-public protocol ScheduledWork: Sendable {
+package protocol ScheduledWork: Sendable {
   /// Cancels the work if it has not started yet.
   func cancel()
 }
