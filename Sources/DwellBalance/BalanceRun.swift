@@ -100,15 +100,17 @@ package struct BalanceRun: Sendable {
         persona: persona, day: day, level: pack.level(points: end.points), points: end.points, active: end.used)
     }
     for (key, times) in run.notifications { stats.posted(key, times: times) }
-    for message in run.inbox.errors.withLock({ $0 }) { stats.scriptError(message) }
+    for message in run.errors { stats.scriptError(message) }
   }
 
   /// Runs user `index` through a fresh engine; the run keeps the engine for inspection.
   package func simulate(user index: Int) throws -> (UserLife, UserRun) {
     var life = UserLife(index: index, seed: seed, population: population, days: days)
-    let inbox = UserRun.Inbox()
-    let configuration = try pack.configuration(base: base) { message in inbox.errors.withLock { $0.append(message) } }
-    var run = UserRun(install: life.install, configuration: configuration, ruleIndex: ruleIndex, inbox: inbox)
+    let inbox = UserRun.Inbox(ruleIndex: ruleIndex)
+    let configuration = try pack.configuration(base: base) { message in
+      inbox.content.withLock { $0.errors.append(message) }
+    }
+    var run = UserRun(install: life.install, configuration: configuration, inbox: inbox)
     life.run(into: &run)
     return (life, run)
   }

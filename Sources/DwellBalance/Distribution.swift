@@ -67,7 +67,9 @@ package enum Distribution: Sendable, Equatable {
   }
 
   /// Picks an index with probability proportional to `weights` (all zero: the first).
-  package static func pick(_ weights: [Double], _ rng: inout SeededGenerator) -> Int {
+  /// Generic, so a persona's table is passed as it is (`next.lazy.map(\.weight)`), not
+  /// copied into a new array at every pick.
+  package static func pick<Weights: Collection<Double>>(_ weights: Weights, _ rng: inout SeededGenerator) -> Int {
     let total = weights.reduce(0, +)
     guard total > 0 else { return 0 }
     var target = unit(&rng) * total

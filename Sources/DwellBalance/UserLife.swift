@@ -84,7 +84,7 @@ package struct UserLife {
   /// Nanoseconds after midnight at which a session starts.
   private mutating func sessionStart() -> Int64 {
     let slots = persona.timeOfDay
-    let slot = slots[Distribution.pick(slots.map(\.weight), &rng)]
+    let slot = slots[Distribution.pick(slots.lazy.map(\.weight), &rng)]
     let hour = slot.from + (slot.to - slot.from) * Distribution.unit(&rng)
     return Int64(hour * 3_600_000) * 1_000_000
   }
@@ -143,7 +143,7 @@ package struct UserLife {
         break
       }
       let old = w.visible
-      screen = next[Distribution.pick(next.map(\.weight), &rng)].screen
+      screen = next[Distribution.pick(next.lazy.map(\.weight), &rng)].screen
       w.visible = (screen, newID(&w))
       sink.event(.appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
       w.t += 300_000_000

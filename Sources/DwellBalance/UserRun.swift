@@ -7,50 +7,69 @@ internal import Foundation
 /// each event, the engine's timers fire at their exact instants on the way, and unlocks
 /// are read back as the engine announces them.
 package struct UserRun: LifeSink {
-  /// What the engine announces, collected on the simulating thread.
+  /// What the engine announces, and the user's active time, to date each unlock by.
+  ///
+  /// An engine in memory on a manual clock announces on the simulating thread, inside
+  /// `advance` (the unlocks on the way to an event) and `record` (those the event causes),
+  /// so an unlock is dated with the active state in force at its instant: no unlock list
+  /// is locked, copied and drained twice around every event.
   final class Inbox: Sendable {
-    let unlocks = Locked<[UnlockRecord]>([])
-    let notes = Locked<[String: Int]>([:])
-    let errors = Locked<[String]>([])
-    init() {}
+    struct Content {
+      var active = false
+      var activeSince: Int64 = 0
+      /// Nanoseconds the app was active before `activeSince`.
+      var activeNanos: Int64 = 0
+      /// The unlocks so far: rule index, day, active milliseconds before it.
+      var unlocks: [(rule: Int, day: Int, activeMs: Int64)] = []
+      var notes: [String: Int] = [:]
+      var errors: [String] = []
+
+      /// Nanoseconds the app was active by instant `m`, for `m` since the last change.
+      func activeNanos(at m: Int64) -> Int64 { activeNanos + (active ? max(0, m - activeSince) : 0) }
+    }
+    let content = Locked(Content())
+    let ruleIndex: [String: Int]
+
+    init(ruleIndex: [String: Int]) { self.ruleIndex = ruleIndex }
+
+    func unlocked(_ record: UnlockRecord) {
+      guard let rule = ruleIndex[record.rule] else { return }
+      let m = record.mono.nanoseconds
+      content.withLock { $0.unlocks.append((rule, Int(m / UserLife.day), $0.activeNanos(at: m) / 1_000_000)) }
+    }
   }
 
   let clock = ManualClock()
   let wall: ManualWallClock
   let configuration: Engine.Configuration
   let inbox: Inbox
-  let ruleIndex: [String: Int]
   package private(set) var engine: Engine?
   /// The engine could not start (bad rules): the first error.
   package private(set) var failure: (any Error)?
+  /// Whether the app is active, as the inbox knows too (read without its lock).
   private var active = false
-  private var activeSince: Int64 = 0
-  /// Nanoseconds the app was active before `activeSince`.
-  private var activeNanos: Int64 = 0
   private var usedToday = false
-  /// The unlocks so far: rule index, day, active milliseconds before it.
-  package private(set) var unlocks: [(rule: Int, day: Int, activeMs: Int64)] = []
   /// Points at the end of each day, and whether the app was used that day.
   package private(set) var dayEnds: [(points: Int, used: Bool)] = []
 
-  init(install: WallInstant, configuration: Engine.Configuration, ruleIndex: [String: Int], inbox: Inbox) {
+  init(install: WallInstant, configuration: Engine.Configuration, inbox: Inbox) {
     self.inbox = inbox
     wall = ManualWallClock(clock: clock, wall: install, timeZone: UserLife.utc)
     self.configuration = configuration
-    self.ruleIndex = ruleIndex
   }
 
   package mutating func event(_ kind: TraceEvent.Kind, at t: Int64) {
     clock.advance(to: MonotonicInstant(nanoseconds: t))
-    drain()
     switch kind {
     case .launch:
       guard engine == nil, failure == nil else { break }
       do {
         let engine = try Engine(inMemory: configuration, clock: clock, wallClock: wall, scheduler: clock)
         let inbox = inbox
-        engine.onUnlock { record in inbox.unlocks.withLock { $0.append(record) } }
-        engine.onNotification { note in inbox.notes.withLock { $0[note.source + ": " + note.title, default: 0] += 1 } }
+        engine.onUnlock { record in inbox.unlocked(record) }
+        engine.onNotification { note in
+          inbox.content.withLock { $0.notes[note.source + ": " + note.title, default: 0] += 1 }
+        }
         self.engine = engine
       } catch {
         failure = error
@@ -58,47 +77,38 @@ package struct UserRun: LifeSink {
     case .active:
       if !active {
         active = true
-        activeSince = t
+        inbox.content.withLock {
+          $0.active = true
+          $0.activeSince = t
+        }
       }
       usedToday = true
     case .inactive, .background, .terminate:
       if active {
         active = false
-        activeNanos += t - activeSince
+        inbox.content.withLock {
+          $0.active = false
+          $0.activeNanos += t - $0.activeSince
+        }
       }
     default: break
     }
     if let lifecycle = TraceEvent(line: 0, t: MonotonicInstant(nanoseconds: t), kind: kind).lifecycleEvent {
       engine?.record(lifecycle)
     }
-    drain()
   }
 
   package mutating func endOfDay(_ day: Int, at t: Int64) {
     clock.advance(to: MonotonicInstant(nanoseconds: t))
-    drain()
     dayEnds.append((engine?.points ?? 0, usedToday))
     usedToday = false
   }
 
-  /// Nanoseconds the app was active by instant `m`, for `m` since the last event.
-  private func activeNanos(at m: Int64) -> Int64 {
-    activeNanos + (active ? max(0, m - activeSince) : 0)
-  }
+  /// The unlocks so far: rule index, day, active milliseconds before it.
+  package var unlocks: [(rule: Int, day: Int, activeMs: Int64)] { inbox.content.withLock { $0.unlocks } }
 
-  private mutating func drain() {
-    // Most events unlock nothing: no copy, no allocation then.
-    let fresh = inbox.unlocks.withLock { list -> [UnlockRecord] in
-      guard !list.isEmpty else { return [] }
-      defer { list = [] }
-      return list
-    }
-    for record in fresh {
-      guard let rule = ruleIndex[record.rule] else { continue }
-      let m = record.mono.nanoseconds
-      unlocks.append((rule, Int(m / UserLife.day), activeNanos(at: m) / 1_000_000))
-    }
-  }
+  /// Errors the pack's scripts raised.
+  package var errors: [String] { inbox.content.withLock { $0.errors } }
 
   /// Feeds a trace (one process: a launch first) to an engine in memory and returns the
   /// run, its engine kept. For benchmarks and tests.
@@ -110,17 +120,20 @@ package struct UserRun: LifeSink {
       offset = first.t.nanoseconds
     }
     var run = UserRun(
-      install: install.adding(nanoseconds: -offset), configuration: configuration, ruleIndex: [:], inbox: Inbox())
+      install: install.adding(nanoseconds: -offset), configuration: configuration, inbox: Inbox(ruleIndex: [:]))
     for event in events { run.event(event.kind, at: event.t.nanoseconds) }
     if let failure = run.failure { throw failure }
     return run
   }
 
   /// Active milliseconds over the whole life.
-  package var totalActiveMs: Int64 { activeNanos(at: clock.now().nanoseconds) / 1_000_000 }
+  package var totalActiveMs: Int64 {
+    let now = clock.now().nanoseconds
+    return inbox.content.withLock { $0.activeNanos(at: now) } / 1_000_000
+  }
 
   /// Notifications posted, by "source: title".
-  package var notifications: [String: Int] { inbox.notes.withLock { $0 } }
+  package var notifications: [String: Int] { inbox.content.withLock { $0.notes } }
 }
 
 /// Collects a user's life as trace events (for `--export-trace` and tests).

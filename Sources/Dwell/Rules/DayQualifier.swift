@@ -13,6 +13,8 @@ struct DayQualifier: Sendable {
   /// or ending on a day is found in O(1) rather than by walking years of a streak.
   private var runEnd: [Int32: Int32] = [:]
   private var runStart: [Int32: Int32] = [:]
+  /// The day inserted last: the day credited again and again while the app is used.
+  private var last: Int32?
 
   init(key: Key) { self.key = key }
 
@@ -21,8 +23,12 @@ struct DayQualifier: Sendable {
 
   var count: Int { days.count }
 
+  /// Whether `day` is not in the set yet; the day inserted last is answered without hashing.
+  func lacks(_ day: Day) -> Bool { day.ordinal != last && !days.contains(day.ordinal) }
+
   mutating func insert(_ day: Day) {
     let d = day.ordinal
+    last = d
     guard days.insert(d).inserted else { return }
     // Join the run ending the day before and the run starting the day after, if any.
     let start = runStart.removeValue(forKey: d - 1) ?? d

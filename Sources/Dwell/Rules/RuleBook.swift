@@ -9,7 +9,12 @@ struct RuleBook {
   /// Rules (or ladders) looked at by evaluations and wake-up searches so far: what a
   /// wake-up costs, counted (for tests).
   private(set) var examined = 0
-  private(set) var qualifiers: [DayQualifier.Key: DayQualifier] = [:]
+  /// The day qualifiers, updated in place (an array: a dictionary's values are copied,
+  /// sets and all, to be changed), and where each key's sits.
+  private var qualifiers: [DayQualifier] = []
+  private let qualifierSlots: [DayQualifier.Key: Int]
+  /// Where the qualifier of app active days sits (there always is one: views need it).
+  private let appSlot: Int
   /// Tick of app time for scripted checks, in nanoseconds.
   let tick: Int64
   /// Whether listeners want a wake-up at every tick.
@@ -33,13 +38,20 @@ struct RuleBook {
     waiting = RuleIndex(rules: rules, waiting: rules.indices.filter { !unlockedIDs.contains(rules[$0].id) })
     var keys: Set<DayQualifier.Key> = [Self.appDays]
     for rule in rules { rule.condition.collectDayKeys(into: &keys) }
+    var slots: [DayQualifier.Key: Int] = [:]
     for key in keys {
       var qualifier = DayQualifier(key: key)
       let tally = Self.tally(for: key.screen, in: accountant)
       for (day, nanos) in tally?.days ?? [:] where qualifier.qualifies(nanos) { qualifier.insert(day) }
-      qualifiers[key] = qualifier
+      slots[key] = qualifiers.count
+      qualifiers.append(qualifier)
     }
+    qualifierSlots = slots
+    appSlot = slots[Self.appDays] ?? 0
   }
+
+  /// The qualifier of days for `key`, if a rule asks about them.
+  func qualifier(_ key: DayQualifier.Key) -> DayQualifier? { qualifierSlots[key].map { qualifiers[$0] } }
 
   private static func tally(for screen: String?, in accountant: Accountant) -> Tally? {
     guard let screen else { return accountant.app }
@@ -61,44 +73,41 @@ struct RuleBook {
   }
 
   /// The qualifier of app active days (any time above zero).
-  var appDays: DayQualifier { qualifiers[Self.appDays] ?? DayQualifier(key: Self.appDays) }
+  var appDays: DayQualifier { qualifiers[appSlot] }
 
   // MARK: Evaluation
 
   /// Updates day qualifiers with the days credited since the last call and unlocks every
   /// waiting rule whose condition holds at instant `m`.
   mutating func evaluate(at m: Int64, _ accountant: inout Accountant) -> [UnlockRecord] {
-    let credited = accountant.takeCreditedDays()
-    if !credited.isEmpty {
-      // Every event while accruing credits today: skip days a qualifier has already, and
-      // read the day's figure in place (copying a tally retains its dictionary).
+    if !accountant.creditedDays.isEmpty {
+      // Every event while accruing credits today, which most qualifiers have already:
+      // they say so without hashing, and nothing is copied or allocated here.
       for index in qualifiers.indices {
-        let qualifier = qualifiers.values[index]
-        for day in credited where !qualifier.days.contains(day.ordinal) {
-          if qualifier.qualifies(Self.nanos(of: qualifier.key.screen, on: day, in: accountant)) {
-            qualifiers.values[index].insert(day)
-          }
+        for day in accountant.creditedDays where qualifiers[index].lacks(day) {
+          let nanos = Self.nanos(of: qualifiers[index].key.screen, on: day, in: accountant)
+          if qualifiers[index].qualifies(nanos) { qualifiers[index].insert(day) }
         }
       }
+      accountant.clearCreditedDays()
     }
     guard !waiting.isEmpty else { return [] }
-    var context = Context(m: m, today: accountant.span(at: m).day)
+    var context = Context(m: m, today: accountant.span(at: m).day, appSlot: appSlot)
     var reached: [Int] = []
-    for ladder in waiting.ladders.indices {
-      guard let figure = waiting.figure(of: ladder) else { continue }
-      waiting.climb(ladder, to: Self.value(of: figure, accountant), into: &reached, examined: &examined)
+    for ladder in waiting.ladders.indices where waiting.hasRungs(ladder) {
+      waiting.climb(ladder, to: waiting.value(of: ladder, accountant), into: &reached, examined: &examined)
     }
-    var still: [Int] = []
+    let climbed = reached.count
     examined += waiting.others.count
-    for index in waiting.others {
-      if Self.holds(rules[index].condition, &context, accountant, qualifiers) {
-        reached.append(index)
-      } else {
-        still.append(index)
-      }
+    for index in waiting.others
+    where Self.holds(rules[index].condition, &context, accountant, slots: qualifierSlots, qualifiers) {
+      reached.append(index)
+    }
+    if reached.count > climbed {
+      let held = reached[climbed...]
+      waiting.others.removeAll { held.contains($0) }
     }
     guard !reached.isEmpty else { return [] }
-    if still.count != waiting.others.count { waiting.others = still }
     var records: [UnlockRecord] = []
     for index in reached.sorted() where unlocked[rules[index].id] == nil {
       let rule = rules[index]
@@ -109,16 +118,6 @@ struct RuleBook {
       records.append(record)
     }
     return records
-  }
-
-  /// The figure's value now: what a ladder's thresholds are compared with.
-  private static func value(of figure: RuleIndex.Figure, _ accountant: borrowing Accountant) -> Int64 {
-    switch figure {
-    case .app: return accountant.app.nanos
-    case .screen(let name): return nanos(of: name, in: accountant)
-    case .visits(let name): return Int64(accountant.screenIndex[name].map { accountant.screens[Int($0)].visits } ?? 0)
-    case .sessions: return Int64(accountant.sessions)
-    }
   }
 
   /// Unlocks rule `id` now, at a listener's request. `nil` if it was already unlocked.
@@ -143,13 +142,14 @@ struct RuleBook {
   private struct Context {
     let m: Int64
     let today: Day
+    let appSlot: Int
     var view: UsageView?
   }
 
   // Static, with the qualifiers passed in: as a method it made `evaluate` copy the whole book.
   private static func holds(
     _ condition: Condition, _ context: inout Context, _ accountant: borrowing Accountant,
-    _ qualifiers: borrowing [DayQualifier.Key: DayQualifier]
+    slots: borrowing [DayQualifier.Key: Int], _ qualifiers: borrowing [DayQualifier]
   ) -> Bool {
     switch condition {
     case .appTime(let d):
@@ -161,29 +161,24 @@ struct RuleBook {
     case .sessions(let n):
       return accountant.sessions >= n
     case .activeDays(let n, let minimum, let screen):
-      guard let qualifier = qualifiers[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else {
-        return false
-      }
-      let provisional = provisionalDay(qualifier, context, accountant)
-      let extra = provisional.map { qualifier.days.contains($0.ordinal) ? 0 : 1 } ?? 0
-      return qualifier.count + extra >= n
+      guard let slot = slots[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else { return false }
+      let provisional = provisionalDay(minimum, screen, context, accountant)
+      let extra = provisional.map { qualifiers[slot].days.contains($0.ordinal) ? 0 : 1 } ?? 0
+      return qualifiers[slot].count + extra >= n
     case .streak(let n, let minimum, let screen):
-      guard let qualifier = qualifiers[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else {
-        return false
-      }
-      let provisional = provisionalDay(qualifier, context, accountant)
-      let longest = provisional.map { qualifier.longest(with: $0) } ?? qualifier.longest
+      guard let slot = slots[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else { return false }
+      let provisional = provisionalDay(minimum, screen, context, accountant)
+      let longest = provisional.map { qualifiers[slot].longest(with: $0) } ?? qualifiers[slot].longest
       return longest >= n
     case .all(let parts):
-      for part in parts where !holds(part, &context, accountant, qualifiers) { return false }
+      for part in parts where !holds(part, &context, accountant, slots: slots, qualifiers) { return false }
       return true
     case .any(let parts):
-      for part in parts where holds(part, &context, accountant, qualifiers) { return true }
+      for part in parts where holds(part, &context, accountant, slots: slots, qualifiers) { return true }
       return false
     case .check(let check):
       if context.view == nil {
-        let appDays = qualifiers[Self.appDays] ?? DayQualifier(key: Self.appDays)
-        context.view = makeView(at: context.m, accountant, today: context.today, appDays: appDays)
+        context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers[context.appSlot])
       }
       guard let view = context.view else { return false }
       return check.holds(view)
@@ -193,11 +188,9 @@ struct RuleBook {
   /// A day with no minimum counts from the instant its subject starts accruing on it:
   /// the condition holds for every later instant, so it holds from this one.
   private static func provisionalDay(
-    _ qualifier: DayQualifier, _ context: Context, _ accountant: borrowing Accountant
+    _ minimum: Duration?, _ screen: String?, _ context: Context, _ accountant: borrowing Accountant
   ) -> Day? {
-    guard qualifier.key.minimum == 0, isAccruing(qualifier.key.screen, accountant, context.m) else {
-      return nil
-    }
+    guard (minimum?.nanoseconds ?? 0) == 0, isAccruing(screen, accountant, context.m) else { return nil }
     return context.today
   }
 
@@ -208,11 +201,11 @@ struct RuleBook {
   }
 
   func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
-    Self.makeView(at: m, accountant, today: today, appDays: appDays)
+    Self.makeView(at: m, accountant, today: today, appDays: qualifiers[appSlot])
   }
 
   private static func makeView(
-    at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays days: DayQualifier
+    at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays days: borrowing DayQualifier
   ) -> UsageView {
     UsageView(
       appSeconds: Double(accountant.app.nanos) / 1e9, sessions: accountant.sessions,
@@ -234,13 +227,20 @@ struct RuleBook {
     var wake = Wake(m: m, deadline: accountant.idleDeadline, span: span)
     var anyCheck = false
     examined += waiting.ladders.count + waiting.others.count
-    for ladder in waiting.ladders {
-      guard let need = ladder.upcoming else { continue }
-      switch ladder.figure {
-      case .app: Self.visit(.appTime(.nanoseconds(need)), &wake, tick, accountant)
-      case .screen(let name): Self.visit(.screenTime(name, .nanoseconds(need)), &wake, tick, accountant)
+    for ladder in waiting.ladders.indices {
+      // Only time grows by itself: the app's (accruing, checked above) or a visible screen's.
+      guard let need = waiting.ladders[ladder].upcoming else { continue }
+      let have: Int64
+      switch waiting.ladders[ladder].figure {
+      case .app: have = accountant.app.nanos
+      case .screen:
+        guard let slot = waiting.screen(of: ladder, accountant), accountant.screens[Int(slot)].visible > 0 else {
+          continue
+        }
+        have = accountant.screens[Int(slot)].tally.nanos
       case .visits, .sessions: continue
       }
+      if have < need { wake.consider(m + (need - have)) }
     }
     for index in waiting.others {
       if checkOnly[index] {

@@ -22,6 +22,11 @@ struct RuleIndex {
     var rungs: [(threshold: Int64, rule: Int)]
     /// The first rung not yet reached.
     var next = 0
+    /// For a screen's figure: where the screen sits in the accountant's screens once seen
+    /// (screens are only ever appended there), so its value is read without hashing its
+    /// name; -1 before. `missed` is how many screens there were at the last failed lookup.
+    var slot: Int32 = -1
+    var missed = -1
 
     var upcoming: Int64? { next < rungs.count ? rungs[next].threshold : nil }
   }
@@ -62,8 +67,37 @@ struct RuleIndex {
   /// Whether any rule, on a ladder or not, may still unlock.
   var isEmpty: Bool { others.isEmpty && !ladders.contains { $0.next < $0.rungs.count } }
 
-  /// The figure of ladder `i`, when it has rungs left.
-  func figure(of i: Int) -> Figure? { ladders[i].next < ladders[i].rungs.count ? ladders[i].figure : nil }
+  /// Whether ladder `i` has rungs left.
+  func hasRungs(_ i: Int) -> Bool { ladders[i].next < ladders[i].rungs.count }
+
+  /// The value now of ladder `i`'s figure: what its thresholds are compared with.
+  mutating func value(of i: Int, _ accountant: borrowing Accountant) -> Int64 {
+    switch ladders[i].figure {
+    case .app: return accountant.app.nanos
+    case .sessions: return Int64(accountant.sessions)
+    case .screen: return screen(of: i, accountant).map { accountant.screens[Int($0)].tally.nanos } ?? 0
+    case .visits: return Int64(screen(of: i, accountant).map { accountant.screens[Int($0)].visits } ?? 0)
+    }
+  }
+
+  /// Where ladder `i`'s screen sits in the accountant's screens; `nil` while it was never seen.
+  mutating func screen(of i: Int, _ accountant: borrowing Accountant) -> Int32? {
+    let slot = ladders[i].slot
+    if slot >= 0, slot < accountant.screens.count { return slot }
+    // No new screen since the last lookup: still not seen.
+    guard ladders[i].missed != accountant.screens.count else { return nil }
+    let name: String
+    switch ladders[i].figure {
+    case .screen(let screen), .visits(let screen): name = screen
+    case .app, .sessions: return nil
+    }
+    guard let found = accountant.screenIndex[name] else {
+      ladders[i].missed = accountant.screens.count
+      return nil
+    }
+    ladders[i].slot = found
+    return found
+  }
 
   /// Moves ladder `i`'s cursor past the thresholds `have` reached; appends the rules passed
   /// to `reached`, and counts the ladder and every rung passed in `examined`.

@@ -72,12 +72,12 @@ extension RuleBook {
       return count(accountant.sessions, n, "sessions")
     case .activeDays(let n, let minimum, let screen):
       let key = DayQualifier.Key(screen: screen, minimum: minimum?.nanoseconds ?? 0)
-      let have = qualifiers[key]?.count ?? 0
+      let have = qualifier(key)?.count ?? 0
       return count(have, n, "days" + Self.dayWords(minimum, screen))
     case .streak(let n, let minimum, let screen):
       let key = DayQualifier.Key(screen: screen, minimum: minimum?.nanoseconds ?? 0)
-      let current = qualifiers[key]?.current(endingOn: today) ?? 0
-      let longest = qualifiers[key]?.longest ?? 0
+      let current = qualifier(key)?.current(endingOn: today) ?? 0
+      let longest = qualifier(key)?.longest ?? 0
       var result = count(max(current, longest >= n ? n : current), n, "days in a row" + Self.dayWords(minimum, screen))
       if longest >= n { result.isUnlocked = true }
       return result

@@ -39,7 +39,7 @@ struct Accountant {
 
   /// Changes not yet committed to the store.
   var pending = PendingChanges()
-  /// Days credited since the last call to ``takeCreditedDays()``.
+  /// Days credited since the last call to ``clearCreditedDays()``.
   var creditedDays: [Day] = []
   /// Whether to collect ``UsageEvent``s for listeners.
   var collectsEvents = false
@@ -138,13 +138,9 @@ struct Accountant {
   /// The days credited since the rule book last took them.
   var pendingCreditedDays: [Day] { creditedDays }
 
-  /// The days credited since the previous call (usually one), for rule qualifiers.
-  mutating func takeCreditedDays() -> [Day] {
-    // Handed over, not copied: clearing a buffer the caller shares would allocate a new one.
-    guard !creditedDays.isEmpty else { return [] }
-    defer { creditedDays = [] }
-    return creditedDays
-  }
+  /// Forgets the credited days once the rule book has read them, keeping the buffer: a
+  /// day is credited at nearly every event and tick, and a fresh array each time allocated.
+  mutating func clearCreditedDays() { creditedDays.removeAll(keepingCapacity: true) }
 
   /// Time accrued for `screen` (or the app) between the cursor and `now` that is not
   /// credited yet, handed to `body` day by day (usually one day; two across midnight).

@@ -5,8 +5,17 @@ extension Engine {
   /// Applies every recorded event and brings accrual up to now; unlocks rules at their
   /// exact instants, running rules, scripted checks and listeners. Called on the engine's
   /// queue (by timers and checkpoints); safe from any thread, but it runs scripts there.
-  package func process() {
-    let now = clock.now().nanoseconds
+  package func process() { process(woken: false) }
+
+  /// ``process()``; `woken` when the engine's wake-up timer calls it.
+  ///
+  /// An engine in memory woken on a clock that is jumping to an instant it knows, with
+  /// nothing recorded on the way (`dwell balance`), goes there at once: one pass through
+  /// every tick and wake-up before it, rather than a timer and a call here for each.
+  /// Unlocks and listener calls keep their exact instants.
+  private func process(woken: Bool) {
+    var now = clock.now().nanoseconds
+    if woken, inMemory, synchronous, let horizon = scheduler.horizon?.nanoseconds, horizon > now { now = horizon }
     var mustFold = false
     let mustPersist = state.withLock { state -> Bool in
       guard !state.stopped else { return false }
@@ -98,7 +107,12 @@ extension Engine {
   {
     let listeners = state.listeners
     guard !listeners.isEmpty else { return [] }
-    var queue = state.accountant.takeEvents() + fresh.map { .unlocked($0.rule) } + (tick ? [.tick] : [])
+    var queue = state.accountant.takeEvents()
+    if !fresh.isEmpty { queue += fresh.map { .unlocked($0.rule) } }
+    if tick {
+      // A tick alone (most calls, once per second of app time) allocates nothing.
+      if queue.isEmpty { queue = Self.tickAlone } else { queue.append(.tick) }
+    }
     var caused: [UnlockRecord] = []
     var rounds = 0
     while !queue.isEmpty, rounds < 8 {
@@ -132,6 +146,8 @@ extension Engine {
     return caused
   }
 
+  private static let tickAlone: [UsageEvent] = [.tick]
+
   /// Lets queries see the state as it is now (a no-op on a synchronous scheduler, where
   /// queries read the state itself: everything runs on the caller's thread there).
   func publish(_ state: borrowing EngineState) {
@@ -147,7 +163,7 @@ extension Engine {
       state.wake = nil
       if let next {
         let work = scheduler.schedule(at: MonotonicInstant(nanoseconds: next)) { [weak self] in
-          self?.process()
+          self?.process(woken: true)
         }
         state.wake = (next, work)
       }
