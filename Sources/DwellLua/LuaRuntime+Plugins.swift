@@ -40,7 +40,7 @@ extension LuaRuntime {
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
-          try state.protectedCall(arguments: 4, results: 0, usage: usage)
+          try state.protectedCall(arguments: 4, results: 1, usage: usage)
           actions += state.actions
           // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
           if let saved = try savedState(state, plugin, &box.lastStates),
@@ -65,9 +65,9 @@ extension LuaRuntime {
     return actions
   }
 
-  /// The plugin's state as JSON text, `nil` when it is exactly the value read last time
-  /// (`last`), or throws when it cannot be saved: too large, or a value that would not load
-  /// again.
+  /// The plugin's state (on top of the stack, as the dispatch returned it; popped) as JSON
+  /// text, `nil` when it is exactly the value read last time (`last`), or throws when it
+  /// cannot be saved: too large, or a value that would not load again.
   ///
   /// A state that still matches the value read last time (``LuaState/matches(_:at:)``:
   /// the same members, numbers and bytes) would read and render the same text, which
@@ -77,9 +77,6 @@ extension LuaRuntime {
     _ state: LuaState, _ plugin: String, _ last: inout [String: JSONValue]
   ) throws(ScriptError) -> String? {
     let L = state.L
-    state.pushReference(state.getStateRef)
-    lua_pushstring(L, plugin)
-    try state.protectedCall(arguments: 1, results: 1)
     defer { dwell_lua_pop(L, 1) }
     if let previous = last[plugin], state.matches(previous, at: -1) { return nil }
     last[plugin] = nil

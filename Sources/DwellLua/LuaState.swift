@@ -49,7 +49,6 @@ final class LuaState {
   var now = MonotonicInstant(nanoseconds: 0)
   /// The prelude's functions, and the table behind the scripts' read-only `host`.
   var dispatchRef: Int32 = 0
-  var getStateRef: Int32 = 0
   var setStateRef: Int32 = 0
   var newEnvironmentRef: Int32 = 0
   private(set) var hostRef: Int32 = 0
@@ -133,10 +132,9 @@ final class LuaState {
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)
     hostRef = reference()
-    try protectedCall(arguments: 2, results: 4)
+    try protectedCall(arguments: 2, results: 3)
     newEnvironmentRef = reference()
     setStateRef = reference()
-    getStateRef = reference()
     dispatchRef = reference()
   }
 
