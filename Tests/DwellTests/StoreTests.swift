@@ -97,14 +97,26 @@ import Testing
     let store = TemporaryStore()
     _ = try Store(path: store.path)
     let sql = """
-      INSERT INTO day_totals VALUES('2026-01-01', 0, 9000000000000000000);
-      INSERT INTO day_totals VALUES('2026-01-02', 0, 9000000000000000000);
-      INSERT INTO day_totals VALUES('2026-01-03', 0, -5000000000);
+      INSERT INTO day_totals(day, screen, nanos) VALUES('2026-01-01', 0, 9000000000000000000);
+      INSERT INTO day_totals(day, screen, nanos) VALUES('2026-01-02', 0, 9000000000000000000);
+      INSERT INTO day_totals(day, screen, nanos) VALUES('2026-01-03', 0, -5000000000);
+      INSERT INTO screens(id, name, visits) VALUES(1, 'S', 2);
+      INSERT INTO day_totals(day, screen, nanos, visits) VALUES
+        ('2026-01-01', 1, 0, 9223372036854775807), ('2026-01-02', 1, 0, 9223372036854775807), ('2026-01-03', 1, 0, -7);
       """
     try Store(path: store.path).write { try $0.execute(sql) }
     let report = try UsageReport(store: Store(path: store.path, readOnly: true))
     #expect(report.app.time == .nanoseconds(Int64.max))
     #expect(report.app.days[Day(ordinal: 20456)] == nil)  // 2026-01-03: negative, so none
+    // Visits by day, too: absurd counts saturate, negative ones count as none.
+    let clock = ManualClock()
+    let wall = ManualWallClock(
+      clock: clock, wall: parseWall("2026-01-03T12:00:00Z"), timeZone: TimeZone(identifier: "UTC")!)
+    let engine = try Engine(store: Store(path: store.path), clock: clock, wallClock: wall, scheduler: clock)
+    #expect(engine.visits("S", in: .day(day("2026-01-01"))) == Int.max)
+    #expect(engine.visits("S", in: .lastDays(7)) == Int.max)
+    #expect(engine.visits("S", in: .today) == 0)
+    engine.abandon()
   }
 
   @Test func aStoreFromANewerSchemaIsLeftUntouched() throws {

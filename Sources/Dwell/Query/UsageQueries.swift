@@ -48,10 +48,33 @@ extension UsageQueries {
     }
   }
 
-  /// Visits of a screen, all time.
-  public func visits(_ screen: String) -> Int {
+  /// Visits of a screen in `period`, counted on the day each began (a visit open across
+  /// midnight counts on the day before).
+  ///
+  /// ```swift
+  /// engine.visits("Quiz", in: .lastDays(7))   // 12
+  /// ```
+  /// - Complexity: O(1) for `.allTime`, `.today`, `.yesterday` and `.day`; O(days) for
+  ///   other periods. Memory only.
+  public func visits(_ screen: String, in period: Period = .allTime) -> Int {
     let screen = ScreenName.clean(screen)
-    return read(0) { accountant, _, _ in accountant.screenIndex[screen].map { accountant.screens[Int($0)].visits } ?? 0
+    return read(0) { accountant, _, now in
+      guard let index = accountant.screenIndex[screen] else { return 0 }
+      let today = accountant.span(at: now).day
+      let days = accountant.screens[Int(index)].tally.visitDays
+      switch period {
+      case .allTime: return accountant.screens[Int(index)].visits
+      case .today: return days[today] ?? 0
+      case .yesterday: return days[today.adding(days: -1)] ?? 0
+      case .day(let day): return days[day] ?? 0
+      default:
+        // Saturating: a damaged store's counts must not trap.
+        return days.reduce(0) { total, entry in
+          guard period.contains(entry.key, today: today) else { return total }
+          let (sum, overflow) = total.addingReportingOverflow(entry.value)
+          return overflow ? .max : sum
+        }
+      }
     }
   }
 

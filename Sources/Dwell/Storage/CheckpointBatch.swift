@@ -6,6 +6,13 @@ struct DayKey: Hashable, Sendable {
   var screen: Int32
 }
 
+/// A key of the pending visit counts: the day visits began (`nil` for counts from a
+/// journal written before visits were kept by day) and a screen index.
+struct VisitKey: Hashable, Sendable {
+  var day: Day?
+  var screen: Int32
+}
+
 /// One visit: a screen instance's stay on screen, with the active time it accrued.
 struct VisitRecord: Sendable, Equatable {
   var screen: String
@@ -41,7 +48,7 @@ struct Award: Sendable, Equatable {
 /// Changes made in memory since the last fold into SQLite, keyed by screen index.
 struct PendingChanges: Sendable {
   var days: [DayKey: Int64] = [:]
-  var visits: [Int32: Int] = [:]
+  var visits: [VisitKey: Int] = [:]
   var closedVisits: [VisitRecord] = []
   var sessions = 0
   var lastStop: StopMark?
@@ -88,6 +95,8 @@ struct CheckpointBatch: Sendable, Equatable {
 
   struct VisitCount: Sendable, Equatable {
     var screen: String
+    /// The day the visits began; `nil` in a journal from before visits were kept by day.
+    var day: Day?
     var count: Int
   }
 
@@ -101,7 +110,7 @@ struct CheckpointBatch: Sendable, Equatable {
   /// The batch in the journal's binary form, after `headerSpace` zero bytes.
   func encoded(headerSpace: Int = 0) -> [UInt8] {
     var w = BinaryWriter(reserved: headerSpace)
-    w.int(1)  // format version
+    w.int(2)  // format version: 2 keeps visit counts by day
     w.string(boot)
     w.int(days.count)
     for entry in days {
@@ -113,6 +122,8 @@ struct CheckpointBatch: Sendable, Equatable {
     w.int(visits.count)
     for visit in visits {
       w.string(visit.screen)
+      w.bool(visit.day != nil)
+      w.int(Int(visit.day?.ordinal ?? 0))
       w.int(visit.count)
     }
     for list in [closedVisits, openVisits] {
@@ -163,7 +174,14 @@ struct CheckpointBatch: Sendable, Equatable {
     days = usage.app.days.map { Entry(day: $0.key, screen: nil, nanos: $0.value) }
     for screen in usage.screens {
       days += screen.tally.days.map { Entry(day: $0.key, screen: screen.name, nanos: $0.value) }
-      if screen.visits > 0 { visits.append(VisitCount(screen: screen.name, count: screen.visits)) }
+      var dated = 0
+      for (day, count) in screen.tally.visitDays {
+        visits.append(VisitCount(screen: screen.name, day: day, count: count))
+        dated += count
+      }
+      if screen.visits > dated {
+        visits.append(VisitCount(screen: screen.name, day: nil, count: screen.visits - dated))
+      }
     }
     closedVisits = try store.allVisits()
     sessions = usage.sessions
@@ -178,7 +196,8 @@ struct CheckpointBatch: Sendable, Equatable {
   /// Decodes a journal record; `nil` if it is malformed.
   init?(decoding bytes: ArraySlice<UInt8>) {
     var r = BinaryReader(bytes)
-    guard r.int() == 1, let boot = r.string(), let dayCount = r.int() else { return nil }
+    guard let version = r.int(), version == 1 || version == 2, let boot = r.string(), let dayCount = r.int()
+    else { return nil }
     self.boot = boot
     for _ in 0..<dayCount {
       guard let ordinal = r.int64(), let hasScreen = r.bool(), let screen = r.string(), let nanos = r.int64(),
@@ -188,8 +207,14 @@ struct CheckpointBatch: Sendable, Equatable {
     }
     guard let visitCount = r.int() else { return nil }
     for _ in 0..<visitCount {
-      guard let screen = r.string(), let count = r.int() else { return nil }
-      visits.append(VisitCount(screen: screen, count: count))
+      guard let screen = r.string() else { return nil }
+      var day: Day?
+      if version >= 2 {
+        guard let dated = r.bool(), let ordinal = r.int64().flatMap({ Int32(exactly: $0) }) else { return nil }
+        day = dated ? Day(ordinal: ordinal) : nil
+      }
+      guard let count = r.int() else { return nil }
+      visits.append(VisitCount(screen: screen, day: day, count: count))
     }
     for list in 0..<2 {
       guard let count = r.int() else { return nil }

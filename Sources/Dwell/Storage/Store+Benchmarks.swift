@@ -23,14 +23,14 @@ extension Store {
     var batch = CheckpointBatch(boot: "bench")
     var days: [DayKey: Int64] = [:]
     var names: [String: Int32] = [:]
-    var counts: [String: Int] = [:]
+    var counts: [DayKey: Int] = [:]
     for visit in visits {
       let index = names[visit.screen] ?? Int32(names.count)
       names[visit.screen] = index
       let nanos = visit.active.nanoseconds
       days[DayKey(day: visit.day, screen: index), default: 0] += nanos
       days[DayKey(day: visit.day, screen: -1), default: 0] += nanos
-      counts[visit.screen, default: 0] += 1
+      counts[DayKey(day: visit.day, screen: index), default: 0] += 1
       batch.closedVisits.append(
         VisitRecord(
           screen: visit.screen, started: visit.started,
@@ -40,7 +40,7 @@ extension Store {
     batch.days = days.map {
       .init(day: $0.key.day, screen: $0.key.screen < 0 ? nil : byIndex[$0.key.screen], nanos: $0.value)
     }
-    batch.visits = counts.map { .init(screen: $0.key, count: $0.value) }
+    batch.visits = counts.map { .init(screen: byIndex[$0.key.screen] ?? "", day: $0.key.day, count: $0.value) }
     try fold(batch, journal: nil, sequence: 0)
   }
 

@@ -35,9 +35,19 @@ extension Store {
       day.reset()
     }
     let visits = try database.statement("UPDATE screens SET visits = visits + ? WHERE id = ?")
+    let dayVisits = try database.statement(
+      """
+      INSERT INTO day_totals(day, screen, nanos, visits) VALUES(?, ?, 0, ?)
+      ON CONFLICT(day, screen) DO UPDATE SET visits = visits + excluded.visits
+      """)
     for visit in batch.visits {
-      try visits.bind(visit.count, try screenID(visit.screen)).run()
+      let id = try screenID(visit.screen)
+      try visits.bind(visit.count, id).run()
       visits.reset()
+      if let day = visit.day {
+        try dayVisits.bind(day.description, id, visit.count).run()
+        dayVisits.reset()
+      }
     }
     let insert = try database.statement(
       "INSERT INTO visits(screen, started_at, ended_at, active_ms) VALUES(?, ?, ?, ?)")

@@ -56,7 +56,11 @@ extension Store {
           usage.app.add(entry.nanos, on: entry.day)
         }
       }
-      for visit in batch.visits { usage.screens[index(visit.screen)].visits += visit.count }
+      for visit in batch.visits {
+        let screen = index(visit.screen)
+        usage.screens[screen].visits += visit.count
+        if let day = visit.day { usage.screens[screen].tally.addVisits(visit.count, on: day) }
+      }
       usage.sessions += batch.sessions
       if let stop = batch.lastStop, usage.lastStop.map({ stop.isAfter($0) }) ?? true {
         usage.lastStop = stop

@@ -48,6 +48,18 @@ extension Store {
       ALTER TABLE unlocks ADD COLUMN points INTEGER NOT NULL DEFAULT 0;
       """
     ),
+    (
+      // Visits per day and screen. Days before the upgrade get their counts from the
+      // visit rows still kept, by the device's time zone at the upgrade.
+      "v3-day-visits",
+      """
+      ALTER TABLE day_totals ADD COLUMN visits INTEGER NOT NULL DEFAULT 0;
+      INSERT INTO day_totals(day, screen, nanos, visits)
+        SELECT date(started_at / 1000, 'unixepoch', 'localtime'), screen, 0, COUNT(*)
+        FROM visits WHERE screen > 0 GROUP BY 1, 2
+        ON CONFLICT(day, screen) DO UPDATE SET visits = excluded.visits;
+      """
+    ),
   ]
 
   /// The newest schema version this build writes.

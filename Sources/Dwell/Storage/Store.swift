@@ -81,15 +81,23 @@ package final class Store: @unchecked Sendable {
         screenIDs[name] = screens.int(0)
         usage.screens.append((name, Tally(), Int(screens.int(2))))
       }
-      let days = try database.statement("SELECT day, screen, nanos FROM day_totals")
+      // A store opened read-only may predate visits by day (v3-day-visits): none then.
+      let dated =
+        try database.scalar(
+          "SELECT COUNT(*) FROM dwell_migrations WHERE identifier = 'v3-day-visits'") ?? 0 > 0
+      let days = try database.statement(
+        "SELECT day, screen, nanos, \(dated ? "visits" : "0") FROM day_totals")
       while try days.step() {
         guard let day = days.day(0) else { continue }
         let screen = days.int(1)
-        let nanos = max(0, days.int(2))  // a damaged store's negative total counts as none
+        // A damaged store's negative figures count as none.
+        let nanos = max(0, days.int(2))
+        let visits = Int(clamping: max(0, days.int(3)))
         if screen == 0 {
-          usage.app.add(nanos, on: day)
+          if nanos > 0 { usage.app.add(nanos, on: day) }
         } else if let index = names[screen] {
-          usage.screens[index].tally.add(nanos, on: day)
+          if nanos > 0 { usage.screens[index].tally.add(nanos, on: day) }
+          if visits > 0 { usage.screens[index].tally.addVisits(visits, on: day) }
         }
       }
       let values = try stateValues()

@@ -22,7 +22,9 @@ extension Accountant {
       CheckpointBatch.Entry(
         day: key.day, screen: key.screen < 0 ? nil : screens[Int(key.screen)].name, nanos: nanos)
     }
-    batch.visits = pending.visits.map { .init(screen: screens[Int($0.key)].name, count: $0.value) }
+    batch.visits = pending.visits.map {
+      .init(screen: screens[Int($0.key.screen)].name, day: $0.key.day, count: $0.value)
+    }
     batch.closedVisits = pending.closedVisits
     batch.openVisits = visits.map { record($0, ended: stamp) }
     batch.sessions = pending.sessions
@@ -46,7 +48,9 @@ extension Accountant {
     for entry in batch.days {
       pending.add(entry.nanos, day: entry.day, screen: entry.screen.map { intern($0) } ?? -1)
     }
-    for visit in batch.visits { pending.visits[intern(visit.screen), default: 0] += visit.count }
+    for visit in batch.visits {
+      pending.visits[VisitKey(day: visit.day, screen: intern(visit.screen)), default: 0] += visit.count
+    }
     pending.closedVisits = batch.closedVisits + pending.closedVisits
     let excess = pending.closedVisits.count - Self.maximumPendingVisitRecords
     if excess > 0 {

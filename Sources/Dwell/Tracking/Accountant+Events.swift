@@ -32,10 +32,12 @@ extension Accountant {
     case .appear(let name, let id):
       if !visits.contains(where: { $0.id == id }) {
         let index = intern(name)
+        let day = span(at: m).day  // a visit counts on the day it begins
         screens[Int(index)].visits += 1
+        screens[Int(index)].tally.addVisits(1, on: day)
         screens[Int(index)].visible += 1
         if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
-        if keepsPendingTotals { pending.visits[index, default: 0] += 1 }
+        if keepsPendingTotals { pending.visits[VisitKey(day: day, screen: index), default: 0] += 1 }
         if collectsEvents { events.append(.screenEntered(name)) }
         visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
       }

@@ -1,7 +1,11 @@
-/// Accrued time of one subject (the app, or one screen): all-time and per local day.
+/// Accrued time of one subject (the app, or one screen): all-time and per local day; for
+/// a screen, also its visits per local day.
 struct Tally: Sendable, Equatable {
   var nanos: Int64 = 0
   var days: [Day: Int64] = [:]
+  /// Visits begun on each local day (screens only). Visits counted by a Dwell that kept
+  /// no per-day counts, and not found in the store's visit rows, are in no day.
+  var visitDays: [Day: Int] = [:]
 
   /// Adds time, saturating at 292 years rather than trapping: only a damaged or forged
   /// store holds that much, and it must not crash the app that opens it.
@@ -12,6 +16,12 @@ struct Tally: Sendable, Equatable {
   }
 
   func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
+
+  /// Adds visits begun on `day`, saturating (a damaged store's counts must not trap).
+  mutating func addVisits(_ count: Int, on day: Day) {
+    let (sum, overflow) = visitDays[day, default: 0].addingReportingOverflow(count)
+    visitDays[day] = overflow ? (count > 0 ? .max : .min) : sum
+  }
 }
 
 /// Accrued usage of one screen name.
