@@ -7,7 +7,8 @@
 //   swift run -c release dwell-bench --simulation  # only the simulation figures (`dwell balance`);
 //                                                  # `--simulation events` or `balance`: one half of them
 //
-// Helpers are in Measuring.swift; the simulation figures (`dwell balance`) in Simulation.swift.
+// Helpers are in Measuring.swift, the output in Results.swift, the Lua figures in
+// LuaFigures.swift and the simulation figures (`dwell balance`) in Simulation.swift.
 import CSQLite
 import Dwell
 import DwellLua
@@ -38,16 +39,6 @@ let screensCount = 50
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-bench-\(getpid())")
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(at: directory) }
-
-@MainActor func log(_ text: String) {
-  if !json { FileHandle.standardError.write(Data(("\(text) (peak so far \(Int(peakMiB())) MiB)\n").utf8)) }
-}
-
-var results: [(key: String, value: Double, unit: String, target: String?, pass: Bool?)] = []
-@MainActor func report(_ key: String, _ value: Double, _ unit: String = "ns", target: String? = nil, pass: Bool? = nil)
-{
-  results.append((key, value, unit, target, pass))
-}
 
 let packPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().appendingPathComponent("rules/learning").path
@@ -223,50 +214,7 @@ queued.terminate()
 
 // MARK: Lua
 
-log("lua...")
-let checks = (0..<100).map {
-  "unlock \"check-\($0)\" { check = function(u) return u.app.seconds < 0 and u.screen(\"Screen\($0 % 50)\").visits > 1e9 end }"
-}
-.joined(separator: "\n")
-let checkPack = try LuaRulePack(scripts: [("checks.lua", checks)])
-let luaClock = ManualClock()
-// Checkpoints (every 2 s of use) are the writer's cost, measured above, not the checks':
-// they are pushed out of the measured ticks.
-let luaEngine = try Engine(
-  store: Store(path: ":memory:"), configuration: .init(checkpointInterval: .seconds(3600), rules: checkPack.rules),
-  clock: luaClock,
-  wallClock: ManualWallClock(clock: luaClock), scheduler: luaClock)
-luaEngine.record(.active)
-let tick = measure(samples: quick ? 200 : 2000) { luaClock.advance(by: .seconds(1)) }.median
-report("lua_checks_100_ns", tick, target: "≤ 20000", pass: tick <= 20_000)
-
-if FileManager.default.fileExists(atPath: packPath) {
-  let copy = directory.appendingPathComponent("pack")
-  try? FileManager.default.copyItem(atPath: packPath, toPath: copy.path)
-  let reloadClock = ManualClock()
-  let reloadEngine = try Engine(
-    store: Store(path: ":memory:"), configuration: .init(rules: try LuaRulePack(contentsOf: copy.path).rules),
-    clock: reloadClock, wallClock: ManualWallClock(clock: reloadClock), scheduler: reloadClock)
-  let watcher = RuleWatcher(path: copy.path) { result in
-    if case .success(let source) = result {
-      try? reloadEngine.setRules(source.rules, listeners: source.pack.map { [$0] })
-    }
-  }
-  var reloads: [Double] = []
-  for round in 0..<(quick ? 3 : 20) {
-    let file = copy.appendingPathComponent("unlocks.lua")
-    let text = (try? String(contentsOfFile: file.path, encoding: .utf8)) ?? ""
-    try (text + "\n-- edit \(round)\n").write(to: file, atomically: true, encoding: .utf8)
-    let start = now()
-    watcher.checkNow()
-    reloads.append(Double(now() - start) / 1e6)
-  }
-  reloads.sort()
-  let reload = reloads[reloads.count / 2]
-  report("lua_reload_ms", reload, "ms", target: "≤ 50", pass: reload <= 50)
-  let state = Double(try LuaRulePack(contentsOf: copy.path).memoryInUse) / 1024
-  report("lua_state_kb", state, "KiB", target: "≤ 512", pass: state <= 512)
-}
+try luaFigures(quick: quick, pack: packPath, scratch: directory)
 
 // MARK: Replay
 
@@ -287,31 +235,3 @@ try simulationFigures(quick: quick, packs: packsPath, scratch: directory)
 // MARK: Output
 
 printResults()
-
-/// Prints the figures: a table, or one JSON object with `--json`.
-@MainActor func printResults() {
-  if json {
-    let fields = ["\"scale\": \(scale)"] + results.map { "\"\($0.key)\": \(($0.value * 100).rounded() / 100)" }
-    print("{\n  " + fields.joined(separator: ",\n  ") + "\n}")
-  } else {
-    print(
-      "dwell-bench\(quick ? " --quick" : "") · \(yearVisits) visits over \(storeDays) days in the year store"
-        + " · \(ProcessInfo.processInfo.activeProcessorCount) cores"
-    )
-    print("")
-    print("figure".padding(toLength: 30, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")
-    for result in results {
-      let value = result.value >= 100 ? String(format: "%.0f", result.value) : String(format: "%.2f", result.value)
-      let verdict = result.pass.map { $0 ? "ok" : "MISSED" } ?? ""
-      print(
-        result.key.padding(toLength: 30, withPad: " ", startingAt: 0) + "\(value) \(result.unit)".leftPadded(16)
-          + "  \(result.target ?? "")  \(verdict)")
-    }
-  }
-}
-
-extension String {
-  func leftPadded(_ width: Int) -> String {
-    count >= width ? self : String(repeating: " ", count: width - count) + self
-  }
-}

@@ -1,0 +1,85 @@
+/// Making what an engine recorded durable, and ending its run: checkpoints into the
+/// journal, folds into SQLite (with errors reported, not thrown, on the writer), the
+/// durable `background` and `terminate`, a clean end and an abandoned one.
+extension Engine {
+  /// `background` and `terminate` are durable when `record` returns (the app may be
+  /// suspended or killed right after): the writer applies the events and writes the
+  /// journal (one `pwrite`) while the caller waits; the fold into SQLite follows on the
+  /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
+  func persistBeforeReturning() {
+    scheduler.performAndWait {
+      process()
+      if pipeline.checkpoint(journalFirst: true) { try? pipeline.fold() }
+    }
+    onWriter { $0.commitReportingErrors() }
+  }
+
+  /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
+  /// folds into SQLite when a fold is due or the journal cannot be written.
+  func checkpoint() {
+    if inMemory { return release() }
+    process()
+    if pipeline.checkpoint() { commitReportingErrors() }
+    state.withLock { scheduleTimers(&$0) }
+    announcer.deliver()
+  }
+
+  /// Folds everything accrued so far into the SQLite store, synchronously.
+  ///
+  /// Called automatically every few checkpoints, on `background` and on `terminate`. If
+  /// the store cannot be written, the changes stay in memory (and in the journal) and go
+  /// with the next fold.
+  /// - Throws: the store's error.
+  package func commit() throws {
+    if inMemory { return release() }
+    process()
+    defer { announcer.deliver() }
+    try pipeline.fold()
+    state.withLock { scheduleTimers(&$0) }
+  }
+
+  /// A memory engine's checkpoint and commit: what is pending is dropped (it is in the
+  /// totals already) and unlocks and notifications are announced at once.
+  private func release() {
+    process()
+    pipeline.release()
+    announcer.deliver()
+  }
+
+  func commitReportingErrors() {
+    do {
+      try commit()
+      pipeline.foldEnded(failed: false)
+    } catch {
+      pipeline.foldEnded(failed: true)
+      announcer.enqueue([.error(error)])
+      announcer.deliver()
+    }
+  }
+
+  /// Ends the process run cleanly: records `terminate` and commits everything.
+  package func terminate() {
+    record(.terminate)
+    if !synchronous { commitReportingErrors() }
+    let clean = state.withLock { !$0.accountant.hasPendingChanges }
+    stop()
+    if clean { pipeline.removeJournal() }
+  }
+
+  /// Stops the engine without committing, as a crash would: whatever was not yet in the
+  /// journal or the store is lost. Used by replay and crash tests; an app never needs it.
+  package func abandon() {
+    stop()
+    pipeline.abandonJournal()
+  }
+
+  private func stop() {
+    state.withLock { state in
+      state.stopped = true
+      state.wake?.work.cancel()
+      state.wake = nil
+      state.checkpoint?.cancel()
+      state.checkpoint = nil
+    }
+  }
+}
