@@ -152,7 +152,8 @@ extension Engine {
   /// queries read the state itself: everything runs on the caller's thread there).
   func publish(_ state: borrowing EngineState) {
     guard !synchronous else { return }
-    published.withLock { $0.replace(accountant: state.accountant, book: state.book) }
+    let replaced = published.withLock { $0.replace(accountant: state.accountant, book: state.book) }
+    withExtendedLifetime(replaced) {}  // released here, after the lock
   }
 
   func scheduleTimers(_ state: inout EngineState) {

@@ -28,12 +28,24 @@ struct PublishedState {
   }
 
   /// Replaces the state queries read with what the writer has applied, dropping the view.
-  mutating func replace(accountant: Accountant, book: RuleBook) {
-    self.accountant = accountant
-    self.book = book
-    inflight = []
-    view = nil
+  /// Returns what it replaced, for the caller to release once the lock is released:
+  /// freeing the last copy of large collections is work no query should wait for.
+  mutating func replace(accountant: Accountant, book: RuleBook) -> Replaced {
+    var old = Replaced(accountant: accountant, book: book, view: nil, inflight: [])
+    swap(&self.accountant, &old.accountant)
+    swap(&self.book, &old.book)
+    swap(&view, &old.view)
+    swap(&inflight, &old.inflight)
     applied = 0
+    return old
+  }
+
+  /// What ``replace(accountant:book:)`` replaced.
+  struct Replaced {
+    var accountant: Accountant
+    var book: RuleBook
+    var view: Accountant?
+    var inflight: [StampedEvent]
   }
 
   /// The writer took `events` from the buffer to apply them: queries see them in flight.
