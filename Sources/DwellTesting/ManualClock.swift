@@ -1,12 +1,13 @@
 public import Dwell
+internal import Synchronization
 
 /// A monotonic clock and scheduler that moves only when told to.
 ///
 /// Timers scheduled on it run synchronously, in order, at their exact instants, inside
 /// ``advance(by:)`` and ``advance(to:)``; ``perform(_:)`` runs work at once. A tracker
 /// on a manual clock (``TrackerSimulation``) therefore processes every event as it is
-/// recorded, and a test of a week of use runs in milliseconds. Reads are lock-protected,
-/// so any thread may call it.
+/// recorded, and a test of a week of use runs in milliseconds. Any thread may call it: the
+/// time is read without a lock (an engine reads it at every event), the rest under one.
 ///
 /// ```swift
 /// let sim = TrackerSimulation()
@@ -15,20 +16,27 @@ public import Dwell
 /// ```
 public final class ManualClock: MonotonicClock, EngineScheduler {
   private struct State {
-    var now: Int64
     var boot: String
     var timers = TimerQueue()
     var horizon: Int64?
   }
 
   private let state: Locked<State>
+  /// The time now; written only under `state`'s lock.
+  private let current: Atomic<Int64>
 
   /// Creates a clock at `start` in boot session `bootSession`.
   public init(start: MonotonicInstant = MonotonicInstant(nanoseconds: 0), bootSession: String = "manual-boot") {
-    state = Locked(State(now: start.nanoseconds, boot: bootSession))
+    state = Locked(State(boot: bootSession))
+    current = Atomic(start.nanoseconds)
   }
 
-  public func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: state.withLock { $0.now }) }
+  public func now() -> MonotonicInstant { MonotonicInstant(nanoseconds: current.load(ordering: .acquiring)) }
+
+  /// Moves the time to `instant` if it is later (under `state`'s lock).
+  private func move(to instant: Int64) {
+    if instant > current.load(ordering: .relaxed) { current.store(instant, ordering: .releasing) }
+  }
 
   public var bootSession: String { state.withLock { $0.boot } }
 
@@ -51,11 +59,11 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
     let (outer, first) = state.withLock { state -> (Int64?, TimerQueue.Timer?) in
       let outer = state.horizon
       guard let timer = state.timers.popDue(by: target) else {
-        state.now = max(state.now, target)
+        move(to: target)
         return (outer, nil)
       }
       state.horizon = target
-      state.now = max(state.now, timer.at)
+      move(to: timer.at)
       return (outer, timer)
     }
     var due = first
@@ -63,11 +71,11 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
       timer.work()
       due = state.withLock { state -> TimerQueue.Timer? in
         guard let timer = state.timers.popDue(by: target) else {
-          state.now = max(state.now, target)
+          move(to: target)
           state.horizon = outer
           return nil
         }
-        state.now = max(state.now, timer.at)
+        move(to: timer.at)
         return timer
       }
     }
@@ -78,7 +86,7 @@ public final class ManualClock: MonotonicClock, EngineScheduler {
   public func reboot(bootSession: String, start: MonotonicInstant = MonotonicInstant(nanoseconds: 0)) {
     state.withLock {
       $0.boot = bootSession
-      $0.now = start.nanoseconds
+      current.store(start.nanoseconds, ordering: .releasing)
       $0.timers.removeAll()
     }
   }

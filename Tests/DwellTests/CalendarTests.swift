@@ -48,6 +48,36 @@ import Testing
     }
   }
 
+  /// Days found by arithmetic are the calendar's: every 20 minutes for two days around
+  /// each offset change since 2017 (changes at midnight included: Sao Paulo's past ones, and
+  /// Casablanca's around Ramadan), and at random instants over three centuries.
+  @Test func daySpansAreTheCalendarsThroughOffsetChanges() throws {
+    let zones = [
+      "America/New_York", "Europe/Paris", "Australia/Lord_Howe", "Pacific/Chatham", "Asia/Kolkata", "UTC",
+      "America/Sao_Paulo", "Africa/Casablanca", "America/Havana", "Asia/Beirut",
+    ]
+    var rng = SeededGenerator(seed: 5)
+    for name in zones {
+      let zone = try #require(TimeZone(identifier: name))
+      let days = DayCalendar(timeZone: zone)
+      func check(_ nanos: Int64) {
+        let instant = WallInstant(nanosecondsSince1970: nanos)
+        let (fast, slow) = (days.span(containing: instant), days.calendarSpan(containing: instant))
+        #expect(fast.day == slow.day && fast.start == slow.start && fast.end == slow.end, "\(name) \(nanos)")
+      }
+      var t: Int64 = 1_483_228_800  // 2017-01-01: Sao Paulo still changed at midnight
+      while t < 1_767_225_600 + 365 * 86_400 {
+        let next = zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(t)))
+        guard let change = next.map({ Int64($0.timeIntervalSince1970) }), change < 1_767_225_600 + 365 * 86_400
+        else { break }
+        for s in stride(from: change - 86_400, through: change + 86_400, by: 1200) { check(s * 1_000_000_000) }
+        for s in [change - 1, change, change + 1] { check(s * 1_000_000_000) }
+        t = change + 1
+      }
+      for _ in 0..<3000 { check(Int64.random(in: -2_300_000_000...7_300_000_000, using: &rng) * 1_000_000_000) }
+    }
+  }
+
   @Test func dstDaysAreTwentyThreeAndTwentyFiveHoursLong() throws {
     // New York springs forward on 2026-03-08 and falls back on 2026-11-01.
     let rig = Rig(wall: "2026-03-08T05:00:00Z", zone: "America/New_York")

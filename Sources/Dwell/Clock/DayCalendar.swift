@@ -19,7 +19,42 @@ struct DayCalendar: Sendable {
   }
 
   /// The local day containing `instant` and the wall-clock bounds `[start, end)` of that day.
+  ///
+  /// By arithmetic when the zone's offset is the same at `instant`, at the day's first
+  /// instant and the second before it, and at the next day's first instant (every day but
+  /// those of an offset change, since no zone changes its offset twice in a day): local
+  /// midnights are whole days of local seconds then. Otherwise (a day that starts twice,
+  /// as Havana's when it falls back from 01:00 to 00:00, or late, or ends early or late),
+  /// and outside 1900-2199, by the calendar.
   func span(containing instant: WallInstant) -> (day: Day, start: WallInstant, end: WallInstant) {
+    let nanos = instant.nanosecondsSince1970
+    guard (-2_208_988_800_000_000_000..<7_258_118_400_000_000_000).contains(nanos) else {
+      return calendarSpan(containing: instant)
+    }
+    let seconds = nanos >= 0 ? nanos / 1_000_000_000 : (nanos - 999_999_999) / 1_000_000_000
+    let offset = secondsFromUTC(at: seconds)
+    let local = seconds + offset
+    let ordinal = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    let start = ordinal * 86_400 - offset
+    let end = start + 86_400
+    guard secondsFromUTC(at: start) == offset, secondsFromUTC(at: start - 1) == offset,
+      secondsFromUTC(at: end) == offset
+    else {
+      return calendarSpan(containing: instant)
+    }
+    return (
+      Day(ordinal: Int32(ordinal)), WallInstant(nanosecondsSince1970: start * 1_000_000_000),
+      WallInstant(nanosecondsSince1970: end * 1_000_000_000)
+    )
+  }
+
+  /// The zone's offset from UTC at `seconds` since 1970, in seconds.
+  private func secondsFromUTC(at seconds: Int64) -> Int64 {
+    Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+  }
+
+  /// ``span(containing:)`` by the calendar.
+  func calendarSpan(containing instant: WallInstant) -> (day: Day, start: WallInstant, end: WallInstant) {
     let date = instant.date
     let parts = calendar.dateComponents([.year, .month, .day], from: date)
     let day =
