@@ -11,11 +11,7 @@ extension Tracker {
     loadRulesDirectory()
     loadInstalledPack()
     if let engine = makeEngine() { install(engine) }
-    let waiters = streams.withLock { streams -> [CheckedContinuation<Void, Never>] in
-      defer { streams.readyWaiters.removeAll() }
-      return streams.readyWaiters
-    }
-    for waiter in waiters { waiter.resume() }
+    resumeReadyWaiters()
     startWatchingRules()
     scheduleRetry()
   }
@@ -30,6 +26,19 @@ extension Tracker {
     }
     engine.onWriter { $0.applyEnqueued() }
     catchUpRules(engine)
+    // Whoever waited meanwhile (for the first store, or while `erase()` or `retryStore()`
+    // started afresh) goes on now.
+    resumeReadyWaiters()
+  }
+
+  /// Resumes the callers of ``ready()`` waiting for an engine. Safe against a caller
+  /// arriving meanwhile: it checks for an engine under the same lock it waits under.
+  func resumeReadyWaiters() {
+    let waiters = streams.withLock { streams -> [CheckedContinuation<Void, Never>] in
+      defer { streams.readyWaiters.removeAll() }
+      return streams.readyWaiters
+    }
+    for waiter in waiters { waiter.resume() }
   }
 
   // MARK: Retrying an unavailable store
@@ -69,6 +78,7 @@ extension Tracker {
         return []
       }
       for (instant, event) in waiting { old.record(event, at: instant) }
+      resumeReadyWaiters()
       report(.storeUnavailable("retry failed: \(error)"))
       return false
     }

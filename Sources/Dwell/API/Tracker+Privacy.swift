@@ -36,8 +36,10 @@ extension Tracker {
 
   private func eraseNow() throws {
     guard let old = engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
-    // Events recorded while erasing wait, and go to the fresh engine.
+    // Events recorded while erasing wait, and go to the fresh engine. Calls waiting for the
+    // store meanwhile go on when it is in place, or when erasing fails for good.
     phase.withLock { $0 = .opening([]) }
+    defer { resumeReadyWaiters() }
     let wasActive = old.isActive
     old.abandon()
     var failure: (any Error)?

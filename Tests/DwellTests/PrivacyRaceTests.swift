@@ -1,0 +1,49 @@
+// Privacy calls racing each other on a tracker with its own queue: every one returns.
+import Dwell
+import Foundation
+import Synchronization
+import Testing
+
+@Suite struct PrivacyRaceTests {
+  /// Counts calls that returned, across the detached tasks making them.
+  final class Returned: Sendable {
+    let count = Atomic<Int>(0)
+    func add() { count.add(1, ordering: .relaxed) }
+  }
+
+  /// `erase()` puts the tracker back to waiting for a store while it starts afresh: a call
+  /// that waits for the store meanwhile (`export`, `ready`, a second `erase`) must be woken
+  /// when the fresh engine is in place, not left waiting for ever. A hung call cannot be
+  /// cancelled, so the test polls for the calls to return, with a deadline far above what
+  /// they take (milliseconds).
+  @Test(arguments: ["export", "ready", "erase"])
+  func everyCallRacingEraseReturns(_ other: String) async throws {
+    for _ in 0..<12 {
+      let store = TemporaryStore()
+      var configuration = Tracker.Configuration()
+      configuration.storeLocation = .file(store.path)
+      let tracker = Tracker(configuration: configuration)
+      await tracker.ready()
+      tracker.record(.active)
+      let returned = Returned()
+      Task.detached {
+        try? await tracker.erase()
+        returned.add()
+      }
+      Task.detached {
+        switch other {
+        case "export": _ = try? await tracker.export(.csv)
+        case "ready": await tracker.ready()
+        default: try? await tracker.erase()
+        }
+        returned.add()
+      }
+      let deadline = ContinuousClock.now + .seconds(30)
+      while returned.count.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline {
+        try await Task.sleep(for: .milliseconds(5))
+      }
+      #expect(returned.count.load(ordering: .relaxed) == 2, "a call racing erase() (\(other)) never returned")
+      tracker.terminate()
+    }
+  }
+}
