@@ -20,11 +20,11 @@ import Testing
     ]).data
   }
 
-  func tracker(keys trusted: [Data]? = nil, rules: [Rule] = []) -> Tracker {
+  func tracker(keys trusted: [Data]? = nil, rules: [Rule] = [], loader: Bool = true) -> Tracker {
     var configuration = Tracker.Configuration()
     configuration.storeLocation = .file(folder.path)
     configuration.trustedPackKeys = trusted ?? [otherKeys.publicKey, keys.publicKey]
-    configuration.packLoader = LuaPackLoader()
+    configuration.packLoader = loader ? LuaPackLoader() : nil
     configuration.rules = rules
     let clock = ManualClock()
     return Tracker(
@@ -89,6 +89,18 @@ import Testing
       refusal { () throws(RulePackError) in
         try tracker.installRulePack(data, signature: PackSignature.sign(data, with: keys.privateKey))
       } == .noTrustedKeys)
+    #expect(tracker.rules.isEmpty)
+  }
+
+  /// Keys but no loader: the refusal says what is missing, not that there are no keys.
+  @Test func withoutALoaderThePackIsRefusedSayingSo() {
+    let data = pack("v1")
+    let tracker = tracker(loader: false)
+    let error = refusal { () throws(RulePackError) in
+      try tracker.installRulePack(data, signature: PackSignature.sign(data, with: keys.privateKey))
+    }
+    #expect(error != .noTrustedKeys)
+    #expect("\(error.map { "\($0)" } ?? "")".contains("packLoader"), "\(String(describing: error))")
     #expect(tracker.rules.isEmpty)
   }
 

@@ -69,7 +69,11 @@ extension Tracker {
   /// Checks the signature against the trusted keys, reads the archive and loads the pack.
   private func verifiedPack(_ data: Data, signature: Data) throws(RulePackError) -> any RulePack {
     let keys = configuration.trustedPackKeys.filter { $0.count == PackSignature.keyLength }
-    guard !keys.isEmpty, let loader = configuration.rulePackLoader else { throw .noTrustedKeys }
+    guard !keys.isEmpty else { throw .noTrustedKeys }
+    guard let loader = configuration.rulePackLoader else {
+      throw .refused(
+        RuleError("no pack loader is configured: set configuration.packLoader = LuaPackLoader() (DwellLua)"))
+    }
     let data = Data(data)
     guard keys.contains(where: { PackSignature.isValid(signature, of: data, by: $0) }) else {
       throw .invalidSignature
