@@ -173,9 +173,11 @@ import Testing
     let csv = try CommandLineTests.dwell(["export", dir.path, "--format", "csv"])
     #expect(csv.status == 0)
     let rows = csv.stdout.split(separator: "\r\n")
-    #expect(rows.first == "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state")
+    #expect(rows.first == "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count")
     #expect(rows.filter { $0.hasPrefix("visit,") }.count == 3)
-    #expect(rows.contains("day,,2026-05-04,,,350.1,,,,,,"))
+    #expect(rows.contains("day,,2026-05-04,,,350.1,,,,,,,"))
+    #expect(rows.contains("day,Home,2026-05-04,,,69.85,,,,,,,2"))
+    #expect(rows.last == "sessions,,,,,,,,,,,,1")
     let json = try CommandLineTests.dwell(["export", dir.path, "--format", "json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     #expect((object?["visits"] as? [Any])?.count == 3)
@@ -324,9 +326,9 @@ import Testing
     #expect(
       rows.first == [
         "kind", "screen", "day", "started_at", "ended_at", "seconds", "rule", "title", "points", "source", "reason",
-        "state",
+        "state", "count",
       ])
-    #expect(rows.dropFirst().allSatisfy { $0.count == 12 })
+    #expect(rows.dropFirst().allSatisfy { $0.count == 13 })
     let appDays = rows.filter { $0[0] == "day" && $0[1].isEmpty }
     let total = appDays.reduce(0.0) { $0 + (Double($1[5]) ?? 0) }
     #expect(abs(total - ((app?["seconds"] as? Double) ?? -1)) < 0.01)
@@ -335,6 +337,8 @@ import Testing
     for (name, figures) in screens {
       let days = rows.filter { $0[0] == "day" && $0[1] == name }.reduce(0.0) { $0 + (Double($1[5]) ?? 0) }
       #expect(abs(days - ((figures["seconds"] as? Double) ?? -1)) < 0.01, "\(name)")
+      let visits = rows.filter { $0[0] == "day" && $0[1] == name }.reduce(0) { $0 + (Int($1[12]) ?? 0) }
+      #expect(visits == figures["visits"] as? Int, "\(name): visits by day add up to the screen's visits")
     }
   }
 

@@ -71,6 +71,9 @@ import Testing
         "json_award_points": one(f"select sum(a.points) from (select unnest(awards) as a from {j})"),
         "json_state": one(f"select s.state from (select unnest(pluginStates) as s from {j})"),
         "json_sessions": one(f"select sessions from {j}"),
+        "csv_sessions": one(f"select count from {c} where kind = 'sessions'"),
+        "csv_lessons_visits": one(f"select sum(count) from {c} where kind = 'day' and screen = 'Lessons'"),
+        "json_lessons_visits": one(f"select sum(d.visits) from (select unnest(days) as d from {j}) where d.screen = 'Lessons'"),
       }
       print(json.dumps(out, default=str))
       """
@@ -95,5 +98,9 @@ import Testing
     #expect(answers["csv_state"] as? String == #"{"n":2}"#)
     #expect(answers["json_state"] as? String == #"{"n":2}"#)
     #expect(number("json_sessions") == Double(tracker.sessions))
+    #expect(number("csv_sessions") == Double(tracker.sessions))
+    #expect(tracker.visits("Lessons") == 3)
+    #expect(number("csv_lessons_visits") == Double(tracker.visits("Lessons")))
+    #expect(number("json_lessons_visits") == Double(tracker.visits("Lessons")))
   }
 }

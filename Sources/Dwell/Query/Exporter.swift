@@ -6,7 +6,9 @@ public enum ExportFormat: String, Sendable, CaseIterable {
   /// `sessions`, keys sorted (loads as-is with DuckDB's `read_json`).
   case json
   /// RFC 4180 CSV, one row per record, with a `kind` column (`day`, `visit`, `unlock`,
-  /// `award`, `plugin-state`); empty fields are absent values (loads with `read_csv`).
+  /// `award`, `plugin-state`, `sessions`); empty fields are absent values (loads with
+  /// `read_csv`). `count` is a screen's visits begun that day on `day` rows, and the number
+  /// of sessions on the `sessions` row.
   case csv
 }
 
@@ -16,6 +18,8 @@ struct Exporter {
     var day: String
     var screen: String?
     var seconds: Double
+    /// A screen's visits begun that day (absent on the app's rows).
+    var visits: Int?
   }
   struct VisitRow: Encodable {
     var screen: String
@@ -57,8 +61,11 @@ struct Exporter {
     let visits = try store.allVisits()
     var days = usage.app.days.map { DayRow(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
     for screen in usage.screens {
-      days += screen.tally.days.map {
-        DayRow(day: $0.key.description, screen: screen.name, seconds: Self.seconds($0.value))
+      let tally = screen.tally
+      days += Set(tally.days.keys).union(tally.visitDays.keys).map { day in
+        DayRow(
+          day: day.description, screen: screen.name, seconds: Self.seconds(tally.days[day] ?? 0),
+          visits: tally.visitDays[day] ?? 0)
       }
     }
     days.sort { ($0.day, $0.screen ?? "") < ($1.day, $1.screen ?? "") }
@@ -91,7 +98,7 @@ struct Exporter {
     }
   }
 
-  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state"
+  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
 
   private func csv() -> String {
     var lines = [Self.csvHeader]
@@ -102,26 +109,30 @@ struct Exporter {
     }
     func row(_ kind: String, _ fields: [String?]) { lines.append(([kind] + fields).map(field).joined(separator: ",")) }
     for day in document.days {
-      row("day", [day.screen, day.day, nil, nil, String(day.seconds), nil, nil, nil, nil, nil, nil])
+      row(
+        "day",
+        [day.screen, day.day, nil, nil, String(day.seconds), nil, nil, nil, nil, nil, nil, day.visits.map(String.init)])
     }
     for visit in document.visits {
       row(
         "visit",
         [visit.screen, nil, visit.startedAt, visit.endedAt, String(visit.activeSeconds)]
-          + Array(repeating: nil, count: 6))
+          + Array(repeating: nil, count: 7))
     }
     for unlock in document.unlocks {
       row(
         "unlock",
-        [nil, nil, unlock.unlockedAt, nil, nil, unlock.rule, unlock.title, String(unlock.points), nil, nil, nil])
+        [nil, nil, unlock.unlockedAt, nil, nil, unlock.rule, unlock.title, String(unlock.points), nil, nil, nil, nil])
     }
     for award in document.awards {
       row(
-        "award", [nil, nil, award.awardedAt, nil, nil, nil, nil, String(award.points), award.source, award.reason, nil])
+        "award",
+        [nil, nil, award.awardedAt, nil, nil, nil, nil, String(award.points), award.source, award.reason, nil, nil])
     }
     for state in document.pluginStates {
-      row("plugin-state", [nil, nil, nil, nil, nil, nil, nil, nil, state.plugin, nil, state.state])
+      row("plugin-state", [nil, nil, nil, nil, nil, nil, nil, nil, state.plugin, nil, state.state, nil])
     }
+    row("sessions", Array(repeating: nil, count: 11) + [String(document.sessions)])
     return lines.joined(separator: "\r\n") + "\r\n"
   }
 }
