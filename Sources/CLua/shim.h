@@ -123,13 +123,21 @@ static inline dwell_lua_limits *dwell_lua_limits_of(lua_State *L) {
 
 static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar);
 
-/* What an allowance is per, as messages say it (the shared call's text has numbers). */
-static inline const char *dwell_lua_unit_text(int unit) {
-  switch (unit) {
-  case DWELL_LUA_PER_TICK: return "tick for the pack";
-  case DWELL_LUA_PER_LOAD: return "load of the pack";
-  default: return "call";
-  }
+/* Pushes "<where> instruction budget exceeded (<allowance> instructions per <unit>)" for the
+ * current call: the one text of that message, for the count hook and for the host. */
+static void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where) {
+  const char *unit = limits->unit == DWELL_LUA_PER_TICK ? "tick for the pack"
+                     : limits->unit == DWELL_LUA_PER_LOAD ? "load of the pack"
+                                                          : "call";
+  if (limits->unit == DWELL_LUA_PER_SHARED_CALL)
+    lua_pushfstring(L,
+                    "%s instruction budget exceeded (%I instructions per call: the pack's %I per tick shared by "
+                    "%I checks and plugins)",
+                    where, (lua_Integer)limits->allowance, (lua_Integer)limits->per_tick_work,
+                    (lua_Integer)limits->callables);
+  else
+    lua_pushfstring(L, "%s instruction budget exceeded (%I instructions per %s)", where,
+                    (lua_Integer)limits->allowance, unit);
 }
 
 /* Stops the current call for good: from now on every instruction raises the error again
@@ -143,15 +151,8 @@ static int dwell_lua_exhaust(lua_State *L, dwell_lua_limits *limits, int why) {
   dwell_lua_where(L, where, sizeof where);
   if (limits->exhausted == 2)
     lua_pushfstring(L, "%s time limit exceeded (%I ms)", where, (lua_Integer)limits->time_limit);
-  else if (limits->unit == DWELL_LUA_PER_SHARED_CALL)
-    lua_pushfstring(L,
-                    "%s instruction budget exceeded (%I instructions per call: the pack's %I per tick shared by "
-                    "%I checks and plugins)",
-                    where, (lua_Integer)limits->allowance, (lua_Integer)limits->per_tick_work,
-                    (lua_Integer)limits->callables);
   else
-    lua_pushfstring(L, "%s instruction budget exceeded (%I instructions per %s)", where,
-                    (lua_Integer)limits->allowance, dwell_lua_unit_text(limits->unit));
+    dwell_lua_push_budget_message(L, limits, where);
   return lua_error(L);
 }
 

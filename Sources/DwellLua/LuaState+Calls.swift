@@ -39,7 +39,7 @@ extension LuaState {
     if status == dwell_lua_errmem() || (c.pointee.refused != 0 && exhausted == 0) {
       error.message = "\(whereRefused) memory limit exceeded (\(c.pointee.limit / 1024) KiB)"
     } else if exhausted != 0, !error.message.contains("exceeded (") {
-      error.message = "instruction budget exceeded (\(c.pointee.allowance) instructions per \(unitText))"
+      error.message = budgetMessage
     }
     error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
     error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
@@ -52,15 +52,15 @@ extension LuaState {
     c.pointee.budget -= work
   }
 
-  /// What the last call's allowance was per, as budget messages say it.
-  private var unitText: String {
-    switch c.pointee.unit {
-    case DWELL_LUA_PER_SHARED_CALL:
-      "call: the pack's \(c.pointee.per_tick_work) per tick shared by \(c.pointee.callables) checks and plugins"
-    case DWELL_LUA_PER_TICK: "tick for the pack"
-    case DWELL_LUA_PER_LOAD: "load of the pack"
-    default: "call"
-    }
+  /// The count hook's message for the last call's allowance, without a place (its text is
+  /// the C side's, `dwell_lua_push_budget_message`).
+  private var budgetMessage: String {
+    let enforce = c.pointee.enforce
+    c.pointee.enforce = 0  // outside any protected call: the message's allocation may not fail
+    defer { c.pointee.enforce = enforce }
+    dwell_lua_push_budget_message(L, c, "")
+    defer { dwell_lua_pop(L, 1) }
+    return describe(-1)
   }
 
   /// `file:line:` where memory was refused during the last call, or "".
