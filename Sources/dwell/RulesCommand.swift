@@ -85,7 +85,7 @@ enum RulesCommand {
   /// field (`x.os`), and followed by `.`, `(`, `:`, `[` or a string. A scan of the bytes: a
   /// pack of 10,000 lines is checked in milliseconds.
   static func uses(_ name: String, in bytes: [UInt8]) -> Bool {
-    let name = Array(name.utf8)
+    let name = name.utf8
     guard let first = name.first, bytes.count >= name.count else { return false }
     func isNamePart(_ byte: UInt8) -> Bool {
       (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 90) || (byte >= 97 && byte <= 122) || byte == 95
@@ -97,7 +97,7 @@ enum RulesCommand {
       if start > 0, isNamePart(bytes[start - 1]) || bytes[start - 1] == UInt8(ascii: ".") { continue }
       var next = start + name.count
       while next < bytes.count, bytes[next] == UInt8(ascii: " ") || bytes[next] == UInt8(ascii: "\t") { next += 1 }
-      if next < bytes.count, Array(".(:[\"'".utf8).contains(bytes[next]) { return true }
+      if next < bytes.count, ".(:[\"'".utf8.contains(bytes[next]) { return true }
     }
     return false
   }
