@@ -170,7 +170,7 @@ final class LuaRuntime: Sendable {
       if !box.disabled.isEmpty, box.disabled.contains(rule) { return false }
       let state = box.state
       let L = state.L
-      defer { if !state.freshPrints.isEmpty { prints = state.takePrints() } }
+      defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
       guard !state.tickSpent else { return false }
       ensureUsage(&box, usage)
