@@ -14,8 +14,10 @@ import Testing
   /// `erase()` puts the tracker back to waiting for a store while it starts afresh: a call
   /// that waits for the store meanwhile (`export`, `ready`, a second `erase`) must be woken
   /// when the fresh engine is in place, not left waiting for ever. A hung call cannot be
-  /// cancelled, so the test polls for the calls to return, with a deadline far above what
-  /// they take (milliseconds).
+  /// cancelled, so the test polls for the calls to return, far longer than they take
+  /// (milliseconds). The deadline counts polls, not wall time: when other tests hold every
+  /// thread of the shared pool (2 on a 2-core machine, long tests under a sanitizer), the
+  /// racing calls cannot run, and neither can the poll, so a stall is not taken for a hang.
   @Test(arguments: ["export", "ready", "erase"])
   func everyCallRacingEraseReturns(_ other: String) async throws {
     for _ in 0..<12 {
@@ -38,9 +40,10 @@ import Testing
         }
         returned.add()
       }
-      let deadline = ContinuousClock.now + .seconds(30)
-      while returned.count.load(ordering: .relaxed) < 2, ContinuousClock.now < deadline {
+      var polls = 0
+      while returned.count.load(ordering: .relaxed) < 2, polls < 6_000 {
         try await Task.sleep(for: .milliseconds(5))
+        polls += 1
       }
       #expect(returned.count.load(ordering: .relaxed) == 2, "a call racing erase() (\(other)) never returned")
       tracker.terminate()

@@ -60,6 +60,24 @@ extension Tracker {
   @discardableResult
   public func retryStore() -> Bool {
     guard let path = unavailablePath.withLock({ $0 }) else { return true }
+    return replacingEngine { retryStore(at: path) } ?? false
+  }
+
+  /// Runs `work` as the only erase or store retry under way, so that two never replace the
+  /// engine at once (both would start an engine on the same store); `nil`, without running
+  /// it, while another is under way.
+  func replacingEngine<T>(_ work: () throws -> T) rethrows -> T? {
+    let started = replacing.withLock { busy in
+      if busy { return false }
+      busy = true
+      return true
+    }
+    guard started else { return nil }
+    defer { replacing.withLock { $0 = false } }
+    return try work()
+  }
+
+  private func retryStore(at path: String) -> Bool {
     guard let old = engine, let store = try? Store(path: path) else { return false }
     // Buffer new events while the counts move.
     phase.withLock { $0 = .opening([]) }

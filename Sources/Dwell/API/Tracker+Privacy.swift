@@ -30,8 +30,14 @@ extension Tracker {
   ///
   /// - Throws: the store's error, or ``TrackerProblem/storeUnavailable(_:)`` when there is no store.
   public func erase() async throws {
-    await ready()
-    try await Self.offActor { [self] in try eraseNow() }
+    // Another erase, or a store retry, may be replacing the engine: this one erases after
+    // it, so that what was counted meanwhile goes too. While the other works the store is
+    // opening again and `ready()` waits; the loop only turns in the moment it finishes.
+    while true {
+      await ready()
+      if try await Self.offActor({ [self] in try replacingEngine { try eraseNow() } }) != nil { return }
+      await Task.yield()
+    }
   }
 
   private func eraseNow() throws {

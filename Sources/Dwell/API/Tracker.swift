@@ -25,6 +25,8 @@ public final class Tracker: Sendable {
   let phase = Locked<Phase>(.opening([]))
   /// The store file that could not be opened, while Dwell counts in memory.
   let unavailablePath = Locked<String?>(nil)
+  /// An erase or a store retry is replacing the engine (``replacingEngine(_:)``).
+  let replacing = Locked<Bool>(false)
   let streams = Locked<Streams>(Streams())
   /// The rules, pack, listeners and host values in force (``setRules(_:pack:listeners:)``).
   let live: Locked<LiveRules>
