@@ -1,8 +1,9 @@
-// Privacy calls racing each other on a tracker with its own queue: every one returns.
-import Dwell
 import Foundation
 import Synchronization
 import Testing
+
+// Privacy calls racing each other on a tracker with its own queue: every one returns.
+@testable import Dwell
 
 @Suite struct PrivacyRaceTests {
   /// Counts calls that returned, across the detached tasks making them.
@@ -48,5 +49,38 @@ import Testing
       #expect(returned.count.load(ordering: .relaxed) == 2, "a call racing erase() (\(other)) never returned")
       tracker.terminate()
     }
+  }
+
+  /// Two erases (or an erase and a store retry) must not replace the engine at once: each
+  /// would start an engine on the same store, and the one replaced first would go on
+  /// counting unseen. While one replacement is under way, an erase waits for it and then
+  /// erases (what was counted meanwhile goes too), and a store retry declines.
+  @Test func replacementsOfTheEngineTakeTurns() async throws {
+    let store = TemporaryStore()
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(store.path)
+    let tracker = Tracker(configuration: configuration)
+    await tracker.ready()
+    let returned = Returned()
+    let release = DispatchSemaphore(value: 0)
+    let holding = Task.detached {
+      tracker.replacingEngine {
+        returned.add()
+        release.wait()
+      }
+    }
+    while returned.count.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    #expect(tracker.replacingEngine { true } == nil)
+    let erasing = Task.detached {
+      try await tracker.erase()
+      returned.add()
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    #expect(returned.count.load(ordering: .relaxed) == 1, "an erase ran while another replacement was under way")
+    release.signal()
+    await holding.value
+    try await erasing.value
+    #expect(returned.count.load(ordering: .relaxed) == 2)
+    tracker.terminate()
   }
 }

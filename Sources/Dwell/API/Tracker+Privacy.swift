@@ -32,11 +32,12 @@ extension Tracker {
   public func erase() async throws {
     // Another erase, or a store retry, may be replacing the engine: this one erases after
     // it, so that what was counted meanwhile goes too. While the other works the store is
-    // opening again and `ready()` waits; the loop only turns in the moment it finishes.
+    // mostly opening again and `ready()` waits; otherwise the loop looks again every
+    // millisecond.
     while true {
       await ready()
       if try await Self.offActor({ [self] in try replacingEngine { try eraseNow() } }) != nil { return }
-      await Task.yield()
+      try? await Task.sleep(for: .milliseconds(1))
     }
   }
 
