@@ -29,7 +29,7 @@ public final class LuaRulePack: UsageListener {
   /// Names of the plugins that subscribe to events.
   public let plugins: [String]
   /// Whether a plugin listens to `tick` (the engine then wakes at every second of app time).
-  public let wantsTicks: Bool
+  package let wantsTicks: Bool
   /// The pack's name: its plugins keep their saved states under `lua:<name>/<plugin>`, apart
   /// from other packs'.
   public let name: String
@@ -140,10 +140,10 @@ public final class LuaRulePack: UsageListener {
   // MARK: Plugins and the host
 
   /// Gives the pack's plugins the states saved by earlier runs (the engine calls this).
-  public func restore(states: [String: String]) { runtime.restore(states: states) }
+  package func restore(states: [String: String]) { runtime.restore(states: states) }
 
   /// Runs the plugins subscribed to `event` (the engine calls this).
-  public func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+  package func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
     runtime.receive(event, usage: usage)
   }
 
@@ -223,7 +223,7 @@ final class LuaCheck: RuleCheck, @unchecked Sendable {
 extension Condition {
   func bind(to runtime: LuaRuntime, rule: String) {
     switch self {
-    case .check(let check): (check as? LuaCheck)?.bind(runtime, rule: rule)
+    case .check(let scripted): (scripted.check as? LuaCheck)?.bind(runtime, rule: rule)
     case .all(let parts), .any(let parts): for part in parts { part.bind(to: runtime, rule: rule) }
     default: break
     }

@@ -274,7 +274,7 @@ enum LuaRuleParser {
       }
       let ref = state.reference()  // pops the function
       dwell_lua_pop(L, 1)
-      return .success(.check(LuaCheck(ref: ref, rule: "")))
+      return .success(.check(.init(LuaCheck(ref: ref, rule: ""))))
     }
     dwell_lua_pop(L, 1)
     let parsed = Result { try Condition.parse(try state.json(at: -1)) }

@@ -90,7 +90,7 @@ import Testing
     struct HalfMinute: RuleCheck {
       func holds(_ usage: UsageView) -> Bool { usage.appSeconds >= 30.5 }
     }
-    let rig = Rig(configuration: .init(rules: [Rule("c", when: .check(HalfMinute()))]))
+    let rig = Rig(configuration: .init(rules: [Rule("c", when: .check(.init(HalfMinute())))]))
     let engine = try rig.launch()
     rig.advance(0.25)
     engine.record(.active)

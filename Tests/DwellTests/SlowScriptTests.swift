@@ -98,7 +98,7 @@ import Testing
     let slow = SlowOnce(seconds: 1)
     func engine(_ work: SlowOnce, _ store: TemporaryStore) throws -> Engine {
       let configuration: Engine.Configuration =
-        place == .listener ? .init(listeners: [work]) : .init(rules: [Rule("slow", when: .check(work))])
+        place == .listener ? .init(listeners: [work]) : .init(rules: [Rule("slow", when: .check(.init(work)))])
       return try Engine(store: Store(path: store.path), configuration: configuration)
     }
     let stores = (TemporaryStore(), TemporaryStore())

@@ -11,18 +11,15 @@ struct LearningApp: App {
   @State private var usage: UsageModel
 
   init() {
-    var configuration = Tracker.Configuration()
+    let tracker = Tracker.configureShared(Tracker.Configuration())
     if let path = Bundle.module.path(forResource: "rules", ofType: nil) {
       do {
-        let pack = try LuaRulePack(contentsOf: path)
-        configuration.rules = pack.rules
-        configuration.levels = pack.levels
-        configuration.listeners = [pack]
+        // The pack's rules, levels and plugins, in force from the start.
+        try tracker.setRules(pack: try LuaRulePack(contentsOf: path))
       } catch {
         print("LearningApp: the rule pack did not load: \(error)")
       }
     }
-    let tracker = Tracker.configureShared(configuration)
     _usage = State(initialValue: UsageModel(tracker: tracker))
   }
 

@@ -18,7 +18,7 @@ struct LiveRules {
     var configuration = base
     configuration.rules = allRules
     configuration.levels = base.levels + (pack?.levels ?? [])
-    configuration.listeners = (pack.map { [$0] } ?? []) + listeners
+    configuration.listeners = ((pack as? any UsageListener).map { [$0] } ?? []) + listeners
     return configuration
   }
 }

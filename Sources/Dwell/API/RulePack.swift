@@ -1,8 +1,9 @@
 /// Rules and plugins that come from outside the app's Swift code: a Lua rule pack
 /// (`DwellLua.LuaRulePack` conforms). The seam through which a ``Tracker`` takes packs,
 /// reloads them, resets them and loads installed ones, without
-/// depending on the language they are written in.
-public protocol RulePack: UsageListener {
+/// depending on the language they are written in. A pack with plugins also receives the
+/// tracker's events (it conforms to the package's listener protocol too).
+public protocol RulePack: Sendable {
   /// The rules the pack declares.
   var rules: [Rule] { get }
   /// The levels the pack defines.

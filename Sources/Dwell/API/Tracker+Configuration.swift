@@ -16,7 +16,7 @@ extension Tracker {
   }
 
   /// How a tracker counts and where it keeps the numbers: timeouts, the checkpoint interval,
-  /// rules, levels and listeners (what the tracker's engine is made with), plus where the
+  /// rules and levels (what the tracker's engine is made with), plus where the
   /// store lives, how long raw visits are kept and where rule packs come from.
   ///
   /// ```swift
@@ -58,7 +58,7 @@ extension Tracker {
       get { engine.evaluationTick }
       set { engine.evaluationTick = newValue }
     }
-    /// The rules in force at launch (``Tracker/setRules(_:pack:listeners:)`` changes them later).
+    /// The rules in force at launch (``Tracker/setRules(_:pack:)`` changes them later).
     public var rules: [Rule] {
       get { engine.rules }
       set { engine.rules = newValue }
@@ -68,9 +68,9 @@ extension Tracker {
       get { engine.levels }
       set { engine.levels = newValue }
     }
-    /// Listeners (plugins, such as a `DwellLua.LuaRulePack`) that receive events and answer
-    /// with actions.
-    public var listeners: [any UsageListener] {
+    /// Listeners that receive events and answer with actions (the package's seam; apps put
+    /// a Lua pack's plugins in force with ``Tracker/setRules(_:pack:)``).
+    package var listeners: [any UsageListener] {
       get { engine.listeners }
       set { engine.listeners = newValue }
     }

@@ -24,7 +24,7 @@ extension Tracker {
 
   /// Erases all usage data and starts counting afresh: totals, visits, unlocks, points,
   /// plugin state in the store and in memory, and what plugins published. The rules set
-  /// (``setRules(_:pack:listeners:)``) stay in force; screens visible now count again from
+  /// (``setRules(_:pack:)``) stay in force; screens visible now count again from
   /// their next appearance. Waits for the store; disk I/O (it vacuums the file), off the
   /// caller's actor.
   ///

@@ -3,8 +3,8 @@ internal import Foundation
 /// Rules as live data owned by the tracker: set them, hot-reload a rules directory, expose
 /// host values to scripts; what is set stays in force across engines.
 extension Tracker {
-  /// Puts a new rule set in force, atomically: the app's Swift rules, a rule pack (Lua),
-  /// and other listeners. The pack's scripts get the host values set so far. Rules
+  /// Puts a new rule set in force, atomically: the app's Swift rules and a rule pack (Lua:
+  /// its rules, levels and plugins). The pack's scripts get the host values set so far. Rules
   /// already unlocked stay unlocked. The set stays in force across `erase()`,
   /// `retryStore()` and a store that opens late; a rules directory's reloads replace only
   /// the pack.
@@ -15,9 +15,13 @@ extension Tracker {
   /// - Throws: ``RuleError`` when the set is invalid (a repeated id, say, between a Swift
   ///   rule and a pack's); it is also reported as ``TrackerProblem/rulesRefused(_:)``, and
   ///   the previous rules keep running.
-  public func setRules(
-    _ rules: [Rule] = [], pack: (any RulePack)? = nil, listeners: [any UsageListener] = []
-  ) throws(RuleError) {
+  public func setRules(_ rules: [Rule] = [], pack: (any RulePack)? = nil) throws(RuleError) {
+    try setRules(rules, pack: pack, listeners: [])
+  }
+
+  /// ``setRules(_:pack:)`` with other listeners besides the pack's plugins (the harness's
+  /// award log, tests' recording listeners).
+  package func setRules(_ rules: [Rule], pack: (any RulePack)?, listeners: [any UsageListener]) throws(RuleError) {
     try update { live in
       live.rules = rules
       live.pack = pack

@@ -28,7 +28,7 @@ public final class Tracker: Sendable {
   /// An erase or a store retry is replacing the engine (``replacingEngine(_:)``).
   let replacing = Locked<Bool>(false)
   let streams = Locked<Streams>(Streams())
-  /// The rules, pack, listeners and host values in force (``setRules(_:pack:listeners:)``).
+  /// The rules, pack, listeners and host values in force (``setRules(_:pack:)``).
   let live: Locked<LiveRules>
   /// The watch on the configuration's rule pack source (`rulesDirectory`).
   let watch = Locked<(any ScheduledWork)?>(nil)

@@ -24,8 +24,9 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   case all([Condition])
   /// Some sub-condition holds (unlocks at the earliest of them).
   case any([Condition])
-  /// A scripted check, evaluated after every event and at every tick of app time.
-  case check(any RuleCheck)
+  /// A scripted check (a Lua rule's `check` function, made by its rule pack), evaluated
+  /// after every event and at every tick of app time.
+  case check(ScriptedCheck)
 
   /// A designer-readable sentence: "30 min in Lessons".
   public var description: String {

@@ -181,7 +181,7 @@ struct RuleBook {
         context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers[context.appSlot])
       }
       guard let view = context.view else { return false }
-      return check.holds(view)
+      return check.check.holds(view)
     }
   }
 

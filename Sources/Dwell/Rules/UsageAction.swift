@@ -1,5 +1,5 @@
 /// What a listener asks the engine to do in response to an event.
-public enum UsageAction: Sendable, Equatable {
+package enum UsageAction: Sendable, Equatable {
   /// Adds points to the ledger (persisted).
   case award(points: Int, reason: String, source: String)
   /// Unlocks the rule with this id now (persisted; sticky).

@@ -1,5 +1,5 @@
 /// Something that happened, as listeners (Lua plugins) see it.
-public enum UsageEvent: Sendable, Equatable {
+package enum UsageEvent: Sendable, Equatable {
   /// A screen name became visible (a new visit).
   case screenEntered(String)
   /// A visit ended.

@@ -1,8 +1,9 @@
 /// Receives engine events on the engine's processing context and answers with actions.
 ///
-/// The Lua plugin runtime implements this. Handlers must be quick: they run while the
+/// The Lua plugin runtime implements this (`package`: the seam between Dwell and DwellLua;
+/// apps put plugins in force through a ``RulePack``). Handlers must be quick: they run while the
 /// engine processes events (never on the caller's thread).
-public protocol UsageListener: Sendable {
+package protocol UsageListener: Sendable {
   /// Whether the listener wants ``UsageEvent/tick`` (costs a wake-up per tick of app time).
   var wantsTicks: Bool { get }
   /// Called once when the engine starts, with the states saved by earlier runs.

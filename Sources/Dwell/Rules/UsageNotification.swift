@@ -9,8 +9,8 @@ public struct UsageNotification: Sendable, Equatable {
   /// When, on the monotonic clock.
   public var instant: MonotonicInstant
 
-  /// Creates a notification.
-  public init(source: String, title: String, body: String? = nil, instant: MonotonicInstant) {
+  /// Creates a notification (plugins post them).
+  package init(source: String, title: String, body: String? = nil, instant: MonotonicInstant) {
     self.source = source
     self.title = title
     self.body = body

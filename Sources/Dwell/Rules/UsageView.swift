@@ -1,33 +1,33 @@
 /// The usage figures at one instant, as scripted checks see them.
 ///
 /// Seconds are `Double`s; a view is cheap to make and must not be kept past the call.
-public struct UsageView: Sendable {
+package struct UsageView: Sendable {
   /// Figures for one screen.
-  public struct Screen: Sendable {
+  package struct Screen: Sendable {
     /// All-time seconds on the screen.
-    public var seconds: Double
+    package var seconds: Double
     /// Visits to the screen.
-    public var visits: Int
+    package var visits: Int
     /// Seconds on the screen today (local day).
-    public var todaySeconds: Double
+    package var todaySeconds: Double
   }
 
   /// All-time app seconds.
-  public let appSeconds: Double
+  package let appSeconds: Double
   /// Sessions so far.
-  public let sessions: Int
+  package let sessions: Int
   /// Days with app time above zero.
-  public let activeDays: Int
+  package let activeDays: Int
   /// The longest run of consecutive active days.
-  public let longestStreak: Int
+  package let longestStreak: Int
   /// The run of active days ending today (or yesterday, if today has no time yet).
-  public let currentStreak: Int
+  package let currentStreak: Int
   /// App seconds today.
-  public let todaySeconds: Double
+  package let todaySeconds: Double
   /// The local date now.
-  public let today: Day
+  package let today: Day
   /// The local hour now, 0-23.
-  public let hour: Int
+  package let hour: Int
   /// The monotonic instant of the evaluation.
   package let instant: MonotonicInstant
   /// Changes whenever any figure changes: equal revisions at one instant mean equal figures.
@@ -37,7 +37,7 @@ public struct UsageView: Sendable {
   let screenIndex: [String: Int32]
 
   /// Figures for the named screen (zeros for a screen never seen).
-  public func screen(_ name: String) -> Screen {
+  package func screen(_ name: String) -> Screen {
     guard let index = screenIndex[name] else { return Screen(seconds: 0, visits: 0, todaySeconds: 0) }
     let usage = screens[Int(index)]
     return Screen(
@@ -46,5 +46,5 @@ public struct UsageView: Sendable {
   }
 
   /// Names of every screen seen so far.
-  public var screenNames: [String] { screens.map(\.name) }
+  package var screenNames: [String] { screens.map(\.name) }
 }

@@ -16,7 +16,7 @@ internal import Foundation
 /// queries answer from a copy the queue publishes after each step (``UsageQueries``), so a
 /// slow script delays neither. Handlers given to ``onUnlock(_:)`` and
 /// ``onNotification(_:)`` run after every lock of Dwell's is released, so they may call
-/// back into the tracker (``Tracker/setRules(_:pack:listeners:)``, say).
+/// back into the tracker (``Tracker/setRules(_:pack:)``, say).
 package final class Engine: Sendable {
   /// The configuration the engine was created with.
   package let configuration: Configuration

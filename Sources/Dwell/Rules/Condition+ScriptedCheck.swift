@@ -1,0 +1,24 @@
+/// The scripted-condition seam: what DwellLua's checks implement, and the opaque value a
+/// ``Condition/check(_:)`` holds.
+
+/// A scripted condition: code that looks at the usage so far and answers yes or no.
+///
+/// The Lua scripting module implements this (`package`: apps write declarative conditions
+/// or Lua). ``holds(_:)`` runs on the engine's processing context, never on the caller's
+/// thread; it must be quick.
+package protocol RuleCheck: Sendable {
+  /// Whether the rule should unlock, given the usage at the moment of evaluation.
+  func holds(_ usage: UsageView) -> Bool
+}
+
+extension Condition {
+  /// A scripted check, as a ``Condition`` holds it: opaque, made by a rule pack
+  /// (a Lua rule's `check` function in DwellLua).
+  public struct ScriptedCheck: Sendable {
+    /// The code that answers.
+    package let check: any RuleCheck
+
+    /// Wraps a check.
+    package init(_ check: any RuleCheck) { self.check = check }
+  }
+}
