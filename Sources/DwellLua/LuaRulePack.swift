@@ -34,7 +34,7 @@ public final class LuaRulePack: UsageListener {
   /// from other packs'.
   public let name: String
   let runtime: LuaRuntime
-  /// The scripts and limits it was loaded from (``reloaded()`` loads them afresh).
+  /// The scripts and limits it was loaded from (`loadedAfresh()` loads them afresh).
   let scripts: [(name: String, text: String)]
   let limits: ScriptLimits
 

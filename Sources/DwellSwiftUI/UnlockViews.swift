@@ -55,7 +55,7 @@
     public var body: some View {
       let progress = usage.progress(of: goal)
       ProgressView(value: progress.fraction) {
-        Text(progress.isMet ? "Goal met: \(progress.summary)" : progress.summary)
+        Text(progress.isUnlocked ? "Goal met: \(progress.summary)" : progress.summary)
       }
       .accessibilityValue(Text(progress.summary))
     }

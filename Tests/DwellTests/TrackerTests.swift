@@ -26,7 +26,7 @@ import Testing
         sim.use("Quiz", for: .minutes(1))
       }
       if day == 2 {
-        #expect(tracker.progress(of: goal).isMet)
+        #expect(tracker.progress(of: goal).isUnlocked)
         #expect(tracker.currentStreak(.screen("Lessons"), minimumPerDay: .minutes(10)) == 3)
       }
       sim.nextDay()
@@ -49,7 +49,8 @@ import Testing
     sim.wait(.minutes(4))
     let progress = tracker.progress(of: goal)
     #expect(progress.summary == "4 min of 10 min")
-    #expect(progress.remaining == .minutes(6))
+    #expect(progress.remaining == "6 min in Lessons to go")
+    #expect(!progress.isUnlocked)
     #expect(abs(progress.fraction - 0.4) < 1e-9)
     sim.close(id)
   }

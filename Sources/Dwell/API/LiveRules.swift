@@ -18,7 +18,7 @@ struct LiveRules {
     var configuration = base
     configuration.rules = allRules
     configuration.levels = base.levels + (pack?.levels ?? [])
-    configuration.listeners = ((pack as? any UsageListener).map { [$0] } ?? []) + listeners
+    configuration.listeners = ((pack as? any ScriptedRulePack).map { [$0] } ?? []) + listeners
     return configuration
   }
 }

@@ -7,10 +7,8 @@ extension Tracker {
     case applicationSupport
     /// The shared container of an App Group, so an app and its extensions share one store.
     case appGroup(String)
-    /// A file of your choosing, by path.
+    /// A file of your choosing, by path (from a file URL: `.file(url.path)`).
     case file(String)
-    /// A file of your choosing, by URL (a `file:` URL).
-    case url(URL)
     /// No file: everything is lost when the process ends (previews, tests).
     case inMemory
   }
@@ -54,7 +52,7 @@ extension Tracker {
     }
     /// Scripted checks are evaluated whenever app time reaches a whole multiple of this.
     /// Default 1 second.
-    public var evaluationTick: Duration {
+    package var evaluationTick: Duration {
       get { engine.evaluationTick }
       set { engine.evaluationTick = newValue }
     }
@@ -104,7 +102,6 @@ extension Tracker {
       var problems: [ConfigurationError.Problem] = []
       switch storeLocation {
       case .file(let path) where path.isEmpty: problems.append(.setting("storeLocation", "the path is empty"))
-      case .url(let url) where !url.isFileURL: problems.append(.setting("storeLocation", "\(url) is not a file URL"))
       case .appGroup(let group) where group.isEmpty: problems.append(.setting("storeLocation", "the group is empty"))
       default: break
       }
@@ -130,7 +127,6 @@ extension Tracker {
         // SQLite would open a temporary database, and nothing would be kept.
         throw TrackerProblem.storeUnavailable("the store's path is empty; counting in memory")
       case .file(let path): return path
-      case .url(let url): return url.path
       case .applicationSupport:
         #if canImport(Darwin)
           folder = try fileManager.url(

@@ -40,7 +40,7 @@ extension Tracker {
       live.hostValues[name] = value
       return live.pack
     }
-    pack?.setHostValue(name, value)
+    (pack as? any ScriptedRulePack)?.setHostValue(name, value)
   }
 
   /// The rule pack in force, if any (the one set, loaded from the rules directory, or installed).
@@ -71,7 +71,7 @@ extension Tracker {
       throw error
     case .success(let fresh): pack = fresh
     }
-    if let pack {
+    if let pack = pack as? any ScriptedRulePack {
       for (name, value) in live.withLock({ $0.hostValues }) { pack.setHostValue(name, value) }
     }
     if let engine { applyLiveRules(to: engine) }

@@ -17,7 +17,7 @@ internal import Foundation
 /// ```
 public final class Tracker: Sendable {
   /// The configuration it was created with.
-  public let configuration: Configuration
+  package let configuration: Configuration
   let clock: any MonotonicClock
   let wallClock: any WallClock
   let scheduler: (any EngineScheduler)?
@@ -211,8 +211,9 @@ public final class Tracker: Sendable {
     return ScreenInstance("measure:\(number):" + feature)
   }
 
-  /// The user touched the app (for the idle timeout).
-  public func interacted() { record(.interact) }
+  /// The user touched the app (for the idle timeout): `record(.interact)`, for the UIKit
+  /// and SwiftUI adapters.
+  package func interacted() { record(.interact) }
 
   /// Ends the process run cleanly (from `applicationWillTerminate`): records `terminate`
   /// and commits everything to the store before it returns. Disk I/O.

@@ -202,16 +202,18 @@ extension UsageQueries {
     progress().first { $0.rule.id == id }?.progress
   }
 
-  /// Today's progress toward a daily goal.
-  public func progress(of goal: DailyGoal) -> GoalProgress {
+  /// Today's progress toward a daily goal, as a rule's: "4 min of 10 min", "6 min in
+  /// Lessons to go", ``RuleProgress/isUnlocked`` once met today.
+  public func progress(of goal: DailyGoal) -> RuleProgress {
     let done = time(goal.subject, in: .today)
     let target = max(goal.target, .nanoseconds(1))
     let met = done >= goal.target
     let reference = Duration.nanoseconds(goal.target.nanoseconds)
-    return GoalProgress(
-      done: done, target: goal.target, fraction: min(1, done.seconds / target.seconds),
-      remaining: met ? .zero : goal.target - done, isMet: met,
-      summary: "\(Condition.words(min(done, goal.target), like: reference)) of \(Condition.words(goal.target))")
+    let place = goal.subject.name.map { "in \($0)" } ?? "in the app"
+    return RuleProgress(
+      fraction: min(1, done.seconds / target.seconds),
+      summary: "\(Condition.words(min(done, goal.target), like: reference)) of \(Condition.words(goal.target))",
+      remaining: met ? "" : "\(Condition.words(goal.target - done)) \(place) to go", isUnlocked: met, parts: [])
   }
 
   /// The engine that answers; `nil` until a tracker's store is open.

@@ -1,7 +1,8 @@
-/// How far a rule is from unlocking: a fraction for progress bars and words for people.
+/// How far a rule is from unlocking, or today from a ``DailyGoal``: a fraction for
+/// progress bars and words for people.
 ///
 /// ```swift
-/// let p = engine.progress(of: "bonus-level")   // "18 of 30 min in Lessons", 0.6
+/// let p = tracker.progress(of: "bonus-level")   // "18 min of 30 min in Lessons", 0.6
 /// ```
 public struct RuleProgress: Sendable, Equatable {
   /// Progress from 0 to 1 (1 when unlocked).
@@ -10,7 +11,7 @@ public struct RuleProgress: Sendable, Equatable {
   public var summary: String
   /// What remains, in words: "12 min in Lessons to go"; empty when unlocked.
   public var remaining: String
-  /// Whether the rule is unlocked.
+  /// Whether the rule is unlocked (a daily goal: met today).
   public var isUnlocked: Bool
   /// The progress of each part of an `all`/`any` condition.
   public var parts: [RuleProgress]

@@ -7,7 +7,7 @@ public struct UsageNotification: Sendable, Equatable {
   /// Optional body text.
   public var body: String?
   /// When, on the monotonic clock.
-  public var instant: MonotonicInstant
+  package var instant: MonotonicInstant
 
   /// Creates a notification (plugins post them).
   package init(source: String, title: String, body: String? = nil, instant: MonotonicInstant) {
