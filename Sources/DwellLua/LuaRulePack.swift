@@ -19,7 +19,7 @@ internal import Foundation
 /// let pack = try LuaRulePack(contentsOf: "rules/learning.lua")
 /// let engine = try Engine(store: store, configuration: .init(rules: pack.rules))
 /// ```
-public final class LuaRulePack: UsageListener {
+public final class LuaRulePack: UsageListener, StatefulListener {
   /// The rules the scripts declared, in order.
   public let rules: [Rule]
   /// The files loaded, in order.
@@ -146,6 +146,12 @@ public final class LuaRulePack: UsageListener {
   package func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
     runtime.receive(event, usage: usage)
   }
+
+  /// The plugins' states changed since the last call (the engine calls this when it saves).
+  package func takeStates() -> [UsageAction] { runtime.takeStates() }
+
+  /// Whether a plugin ran since its state was last taken.
+  package var hasUnsavedStates: Bool { runtime.hasUnsavedStates }
 
   /// What each plugin published with `publish(key, value)`, by plugin and key.
   public var published: [String: [String: HostValue]] { runtime.published.mapValues { $0.mapValues(HostValue.init) } }

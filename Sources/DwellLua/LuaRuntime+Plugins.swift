@@ -1,24 +1,30 @@
-// Plugins of a pack: dispatching events to them, and saving and restoring their states.
+// Plugins of a pack: dispatching events to them, and saving (at checkpoints) and restoring their states.
 internal import CLua
 internal import Dwell
 
 extension LuaRuntime {
-  static func eventName(_ event: UsageEvent) -> (String, String?) {
+  /// The events plugins subscribe to, as scripts name them (``subscribers`` is by this index).
+  static let eventNames = ["screen_enter", "screen_leave", "session_start", "pause", "day_start", "unlock", "tick"]
+
+  /// `event`'s index in ``eventNames``, and its argument.
+  static func eventIndex(_ event: UsageEvent) -> (Int, String?) {
     switch event {
-    case .screenEntered(let name): return ("screen_enter", name)
-    case .screenLeft(let name): return ("screen_leave", name)
-    case .sessionStarted: return ("session_start", nil)
-    case .paused: return ("pause", nil)
-    case .dayStarted(let day): return ("day_start", day.description)
-    case .unlocked(let id): return ("unlock", id)
-    case .tick: return ("tick", nil)
+    case .screenEntered(let name): return (0, name)
+    case .screenLeft(let name): return (1, name)
+    case .sessionStarted: return (2, nil)
+    case .paused: return (3, nil)
+    case .dayStarted(let day): return (4, day.description)
+    case .unlocked(let id): return (5, id)
+    case .tick: return (6, nil)
     }
   }
 
-  /// Runs the plugins subscribed to `event`; returns their actions and state changes.
+  /// Runs the plugins subscribed to `event`; returns their actions. Their states stay live
+  /// in Lua, marked unsaved, until ``takeStates()``.
   func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
-    let (name, argument) = Self.eventName(event)
-    guard let plugins = subscriptions[name], !plugins.isEmpty else { return [] }
+    let (kind, argument) = Self.eventIndex(event)
+    let subscribed = subscribers[kind]
+    guard !subscribed.isEmpty else { return [] }
     var failures: [ScriptError] = []
     var prints: [String] = []
     let actions = box.withLock { box -> [UsageAction] in
@@ -26,29 +32,24 @@ extension LuaRuntime {
       let L = state.L
       defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
-      var actions: [UsageAction] = box.quarantined.map { .saveState(source: "quarantine:" + $0.0, data: $0.1) }
-      box.quarantined.removeAll()
-      for plugin in plugins where !box.disabledPlugins.contains(plugin) {
+      var actions: [UsageAction] = []
+      for index in subscribed {
+        let plugin = plugins[index]
+        if !box.disabledPlugins.isEmpty, box.disabledPlugins.contains(plugin) { continue }
         guard !state.tickSpent else { break }
         ensureUsage(&box, usage)
         state.now = usage.instant
         state.actions.removeAll()
         state.pushReference(state.dispatchRef)
-        lua_pushstring(L, plugin)
-        lua_pushstring(L, name)
+        state.pushReference(pluginRefs[index])
+        state.pushReference(eventRefs[kind])
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
+        box.unsaved[index] = true
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
-          try state.protectedCall(arguments: 4, results: 1, usage: usage)
+          try state.protectedCall(arguments: 4, results: 0, usage: usage)
           actions += state.actions
-          // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
-          if let saved = try savedState(state, plugin, &box.lastStates),
-            box.savedStates[plugin].map({ $0.utf8.elementsEqual(saved.utf8) }) != true
-          {
-            box.savedStates[plugin] = saved
-            actions.append(.saveState(source: namespace + plugin, data: saved))
-          }
         } catch {
           var failure = error as? ScriptError ?? ScriptError("\(error)")
           failure.message = "plugin '\(plugin)': \(failure.message)"
@@ -65,7 +66,69 @@ extension LuaRuntime {
     return actions
   }
 
-  /// The plugin's state (on top of the stack, as the dispatch returned it; popped) as JSON
+  /// The states of the plugins that ran since the last call and changed since last saved,
+  /// as `.saveState` actions, with the saved states that did not load (set aside). The
+  /// engine asks before it saves (a checkpoint, a commit, a reload), so a handler that
+  /// changes its state every second costs no JSON text in between.
+  ///
+  /// A state that cannot be saved disables its plugin (reported). A plugin disabled by an
+  /// error has its state saved as its handlers left it: its earlier calls' changes go with
+  /// the points and unlocks they gave.
+  func takeStates() -> [UsageAction] {
+    var failures: [ScriptError] = []
+    let actions = box.withLock { box -> [UsageAction] in
+      var actions: [UsageAction] = box.quarantined.map { .saveState(source: "quarantine:" + $0.0, data: $0.1) }
+      box.quarantined.removeAll()
+      let state = box.state
+      for index in plugins.indices where box.unsaved[index] {
+        box.unsaved[index] = false
+        let plugin = plugins[index]
+        pushState(index, state)
+        do throws(ScriptError) {
+          // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
+          if let saved = try savedState(state, plugin, &box.lastStates),
+            box.savedStates[plugin].map({ $0.utf8.elementsEqual(saved.utf8) }) != true
+          {
+            box.savedStates[plugin] = saved
+            actions.append(.saveState(source: namespace + plugin, data: saved))
+          }
+        } catch {
+          var failure = error
+          failure.message = "plugin '\(plugin)': \(failure.message)"
+          if box.disabledPlugins.contains(plugin) {
+            failures.append(failure)
+          } else {
+            disable("plugin:" + plugin, failure, &box, &failures)
+          }
+        }
+      }
+      failures += state.output.reports
+      state.output.reports.removeAll()
+      return actions
+    }
+    report(failures)
+    return actions
+  }
+
+  /// Whether a plugin ran since its state was last saved.
+  var hasUnsavedStates: Bool { box.withLock { $0.unsaved.contains(true) } }
+
+  /// Pushes plugin `index`'s state as its table holds it, read raw (no metamethod runs).
+  private func pushState(_ index: Int, _ state: LuaState) {
+    let L = state.L
+    state.pushReference(state.pluginsRef)
+    state.pushReference(pluginRefs[index])
+    guard lua_rawget(L, -2) == LUA_TTABLE else {
+      lua_settop(L, -3)
+      return lua_pushnil(L)
+    }
+    lua_pushstring(L, "state")
+    _ = lua_rawget(L, -2)
+    dwell_lua_remove(L, -2)
+    dwell_lua_remove(L, -2)
+  }
+
+  /// The plugin's state (on top of the stack, as ``pushState(_:_:)`` read it; popped) as JSON
   /// text, `nil` when it is exactly the value read last time (`last`), or throws when it
   /// cannot be saved: too large, or a value that would not load again.
   ///
@@ -104,7 +167,7 @@ extension LuaRuntime {
     var failures: [ScriptError] = []
     box.withLock { box in
       let state = box.state
-      for plugin in Set(subscriptions.values.joined()).sorted() {
+      for plugin in plugins {
         let key = namespace + plugin
         guard let text = states[key] ?? states[plugin] else { continue }
         let top = lua_gettop(state.L)

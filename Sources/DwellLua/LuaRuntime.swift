@@ -16,6 +16,8 @@ final class LuaRuntime: Sendable {
     var usageKey: (UInt64, Int64) = (.max, .max)
     var disabled = Set<String>()
     var disabledPlugins = Set<String>()
+    /// Whether each plugin (by index in `plugins`) ran since its state was last saved.
+    var unsaved: [Bool]
     /// The last state saved per plugin, to save only changes.
     var savedStates: [String: String] = [:]
     /// The value each plugin's state had when last read whole, to skip writing out and
@@ -30,8 +32,12 @@ final class LuaRuntime: Sendable {
     var printReported = false
   }
 
-  /// Plugin names by event name, fixed at load.
-  let subscriptions: [String: [String]]
+  /// The pack's plugins, sorted; the ones subscribed to each event (by ``eventNames``
+  /// index), as indices in subscription order; registry references to both names.
+  let plugins: [String]
+  let subscribers: [[Int]]
+  let pluginRefs: [Int32]
+  let eventRefs: [Int32]
   /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>`.
   let namespace: String
 
@@ -41,9 +47,21 @@ final class LuaRuntime: Sendable {
   private let printHandlers = Locked<[@Sendable (String) -> Void]>([])
 
   init(state: consuming sending LuaState, pack: String) {
-    subscriptions = state.collector.subscriptions
+    let subscriptions = state.collector.subscriptions
+    let plugins = Set(subscriptions.values.joined()).sorted()
+    self.plugins = plugins
+    subscribers = Self.eventNames.map { event in
+      (subscriptions[event] ?? []).compactMap { plugins.firstIndex(of: $0) }
+    }
+    var references: [Int32] = []
+    for name in plugins + Self.eventNames {
+      lua_pushstring(state.L, name)
+      references.append(state.reference())
+    }
+    pluginRefs = Array(references.prefix(plugins.count))
+    eventRefs = Array(references.dropFirst(plugins.count))
     namespace = "lua:\(pack)/"
-    box = Locked(Box(state: state))
+    box = Locked(Box(state: state, unsaved: Array(repeating: false, count: plugins.count)))
   }
 
   func onDiagnostic(_ handler: @escaping @Sendable (ScriptError) -> Void) {

@@ -51,6 +51,8 @@ final class LuaState {
   var dispatchRef: Int32 = 0
   var setStateRef: Int32 = 0
   var newEnvironmentRef: Int32 = 0
+  /// The prelude's plugins by name (`{ state = ..., handlers = ... }`), read raw.
+  var pluginsRef: Int32 = 0
   private(set) var hostRef: Int32 = 0
 
   /// Work the last call did.
@@ -132,7 +134,8 @@ final class LuaState {
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)
     hostRef = reference()
-    try protectedCall(arguments: 2, results: 3)
+    try protectedCall(arguments: 2, results: 4)
+    pluginsRef = reference()
     newEnvironmentRef = reference()
     setStateRef = reference()
     dispatchRef = reference()

@@ -1,7 +1,8 @@
 -- The prelude every rule pack runs first, in an environment scripts never see. It builds
 -- the sandbox from an allow-list (each file gets its own environment over frozen library
 -- tables), wraps what must not escape the budget, and keeps the plugins. It returns the
--- functions the host calls: dispatch, set_state and new_environment.
+-- functions the host calls (dispatch, set_state and new_environment) and the plugins, whose
+-- states the host reads raw when it saves them.
 local limits, host = ...
 local G = _G
 local next, type, error, rawget, pcall, select, tostring = next, type, error, rawget, pcall, select, tostring
@@ -133,11 +134,9 @@ function base.plugin(name)
   return p
 end
 
--- Runs the plugin's handlers of `event`; returns its state, for the host to save.
+-- Runs the plugin's handlers of `event` (the host saves its state later, at a checkpoint).
 local function dispatch(name, event, u, arg)
-  local p = plugins[name]
-  for _, fn in ipairs(p.handlers[event] or {}) do fn(u, arg) end
-  return p.state
+  for _, fn in ipairs(plugins[name].handlers[event] or {}) do fn(u, arg) end
 end
 local function set_state(name, value) plugins[name].state = value end
 
@@ -148,4 +147,4 @@ local function new_environment()
   env._G = env
   return env
 end
-return dispatch, set_state, new_environment
+return dispatch, set_state, new_environment, plugins

@@ -233,6 +233,7 @@ private let budget = "instruction budget exceeded"
     engine.record(.active)
     for i in 0..<3 { engine.record(.appear(screen: "S\(i)", id: .init("\(i)"))) }
     rig.advance(1)
+    try engine.commit()
     #expect(pack.diagnostics.isEmpty, "\(pack.diagnostics)")
     let actions = pack.runtime.box.withLock { $0.savedStates }
     #expect(actions["p"] == #"{"n":3}"#)

@@ -8,7 +8,7 @@ extension Engine {
   /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
   func persistBeforeReturning() {
     scheduler.performAndWait {
-      process()
+      settle()
       if pipeline.checkpoint(journalFirst: true) { try? pipeline.fold() }
     }
     onWriter { $0.commitReportingErrors() }
@@ -18,7 +18,7 @@ extension Engine {
   /// folds into SQLite when a fold is due or the journal cannot be written.
   func checkpoint() {
     if inMemory { return release() }
-    process()
+    settle()
     if pipeline.checkpoint() { commitReportingErrors() }
     state.withLock { scheduleTimers(&$0) }
     announcer.deliver()
@@ -32,7 +32,7 @@ extension Engine {
   /// - Throws: the store's error.
   package func commit() throws {
     if inMemory { return release() }
-    process()
+    settle()
     defer { announcer.deliver() }
     try pipeline.fold()
     state.withLock { scheduleTimers(&$0) }
@@ -41,7 +41,7 @@ extension Engine {
   /// A memory engine's checkpoint and commit: what is pending is dropped (it is in the
   /// totals already) and unlocks and notifications are announced at once.
   private func release() {
-    process()
+    settle()
     pipeline.release()
     announcer.deliver()
   }

@@ -7,13 +7,17 @@ extension Engine {
   /// queue (by timers and checkpoints); safe from any thread, but it runs scripts there.
   package func process() { process(woken: false) }
 
+  /// ``process()``, then takes the states listeners changed (``StatefulListener``): before
+  /// a checkpoint, a commit or a reload, whatever saves or hands the states on.
+  func settle() { process(woken: false, saving: true) }
+
   /// ``process()``; `woken` when the engine's wake-up timer calls it.
   ///
   /// An engine in memory woken on a clock that is jumping to an instant it knows, with
   /// nothing recorded on the way (`dwell balance`), goes there at once: one pass through
   /// every tick and wake-up before it, rather than a timer and a call here for each.
   /// Unlocks and listener calls keep their exact instants.
-  private func process(woken: Bool) {
+  private func process(woken: Bool, saving: Bool = false) {
     var now = clock.now().nanoseconds
     if woken, inMemory, synchronous, let horizon = scheduler.horizon?.nanoseconds, horizon > now { now = horizon }
     var mustFold = false
@@ -45,6 +49,7 @@ extension Engine {
       state.spare = events
       catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
       for record in unlocked { state.accountant.recordUnlock(record) }
+      if saving { takeListenerStates(&state) }
       scheduleTimers(&state)
       publish(state)
       // A flood of visits (thousands a second) is folded early, so memory stays bounded.
@@ -170,7 +175,7 @@ extension Engine {
       }
     }
     if !inMemory, state.checkpoint == nil,
-      state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges
+      state.accountant.isAccruing(at: cursor) || state.accountant.hasPendingChanges || listenersHoldStates(state)
     {
       let interval = max(configuration.checkpointInterval.nanoseconds, 1)
       var at = cursor &+ interval

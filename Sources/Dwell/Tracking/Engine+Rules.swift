@@ -13,7 +13,7 @@ extension Engine {
   ///     get the states the old ones saved.
   package func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
     try Rule.validate(rules)
-    process()
+    settle()
     let unlocked = state.withLock { state -> [UnlockRecord] in
       if let listeners {
         for listener in listeners { listener.restore(states: state.accountant.listenerStates) }
