@@ -524,11 +524,39 @@ static void dwell_lua_bound(lua_State *L, const char *table, const char *name, i
   lua_pop(L, 1);
 }
 
+/* Raising an error and catching it (the message with its position, the unwinding to the
+ * protected call) takes about a hundred instructions' time that the count hook never sees:
+ * measured with Lua 5.4 here, ~280 ns for `pcall(error, 'x')` and ~780 ns for a runtime
+ * error caught by pcall, against ~2.7 ns an instruction. A script catching errors in a
+ * loop is charged for each, so the budget bounds it as it bounds other work. */
+enum { DWELL_LUA_CAUGHT_ERROR_WORK = 100 };
+
+/* pcall and xpcall, run in this frame as the originals (so yields across them still work),
+ * charging an error they caught. */
+static int dwell_lua_protected(lua_State *L) {
+  lua_CFunction original = (lua_CFunction)lua_touserdata(L, lua_upvalueindex(1));
+  int results = original(L);
+  if (results > 0 && !lua_toboolean(L, -results)) dwell_lua_charge(L, DWELL_LUA_CAUGHT_ERROR_WORK);
+  return results;
+}
+
+static void dwell_lua_bound_protected(lua_State *L, const char *name) {
+  lua_getglobal(L, name);
+  lua_CFunction original = lua_tocfunction(L, -1);
+  lua_pop(L, 1);
+  if (!original) return;
+  lua_pushlightuserdata(L, (void *)original);
+  lua_pushcclosure(L, dwell_lua_protected, 1);
+  lua_setglobal(L, name);
+}
+
 #include "match.h"
 
 /// Wraps the library functions whose C loops run long in one call (before scripts run).
 static inline void dwell_lua_bound_libraries(lua_State *L) {
   dwell_lua_bound_patterns(L);
+  dwell_lua_bound_protected(L, "pcall");
+  dwell_lua_bound_protected(L, "xpcall");
   static const char *bytes[] = {"string", "upper", "string", "lower", "string", "reverse", "string", "sub",
                                 "string", "format", "string", "byte", "utf8", "len", "utf8", "offset", 0};
   for (int i = 0; bytes[i]; i += 2) dwell_lua_bound(L, bytes[i], bytes[i + 1], DWELL_BYTES, 0);

@@ -57,6 +57,11 @@ private let budget = "instruction budget exceeded (200000 instructions per call)
     check(
       "local s = 'x' for i = 1, 20 do s = s .. s end local a, b = s .. 'y', s .. 'y' while a == b do end",
       "time limit exceeded (100 ms)"),
+    // Errors caught in a loop: a few instructions each, and the work of raising and
+    // catching the error besides (2,500 of them fit in the budget only if that is free).
+    check("for i = 1, 2500 do pcall(error, 'x') end", budget),
+    check("for i = 1, 2500 do pcall(function() return nil + 1 end) end", budget),
+    check("for i = 1, 2500 do xpcall(error, function(m) return m end, 'x') end", budget),
   ])
   func libraryLoopsAreChargedByTheirWork(_ hostile: Hostile) throws {
     try hostile.check()
