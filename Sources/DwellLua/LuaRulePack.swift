@@ -17,7 +17,7 @@ internal import Foundation
 ///
 /// ```swift
 /// let pack = try LuaRulePack(contentsOf: "rules/learning.lua")
-/// let engine = try Engine(store: store, configuration: .init(rules: pack.rules))
+/// try tracker.setRules(pack: pack)   // its rules, levels and plugins
 /// ```
 public final class LuaRulePack: UsageListener, StatefulListener {
   /// The rules the scripts declared, in order.

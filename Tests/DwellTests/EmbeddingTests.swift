@@ -116,6 +116,25 @@ import Testing
     #expect(tracker.isUnlocked("ten"))
   }
 
+  /// A pack written in Swift: rules and levels, no scripts.
+  struct SwiftPack: RulePack {
+    var rules = [Rule("five", when: .appTime(.minutes(5)), points: 10)]
+    var levels = [Level("Novice", points: 0), Level("Regular", points: 10)]
+  }
+
+  @Test func aPackWithoutScriptsPutsItsRulesAndLevelsInForceAndSurvivesErase() async throws {
+    let sim = TrackerSimulation()
+    let tracker = sim.tracker
+    try tracker.setRules(pack: SwiftPack())
+    tracker.setHostValue("level", 3)  // no scripts to hand it to: nothing happens
+    try await tracker.erase()
+    #expect(tracker.rulePack is SwiftPack)
+    #expect(tracker.engine?.rules.map(\.id) == ["five"])
+    sim.use("Home", for: .minutes(6))
+    #expect(tracker.isUnlocked("five"))
+    #expect(tracker.level?.level.name == "Regular")
+  }
+
   @Test func hostValuesAreLiteralsAndReachEveryPack() throws {
     let sim = TrackerSimulation()
     let tracker = sim.tracker
