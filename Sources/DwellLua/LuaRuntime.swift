@@ -173,8 +173,8 @@ final class LuaRuntime: Sendable {
     let key = (usage.revision, usage.instant.nanoseconds)
     guard key != box.usageKey else { return }
     let state = box.state
-    let references = box.usage ?? UsageTable.make(in: state)
-    UsageTable.refresh(references, with: usage, in: state, newDay: box.usageDay != usage.today)
+    var references = box.usage ?? UsageTable.make(in: state)
+    UsageTable.refresh(&references, with: usage, in: state, newDay: box.usageDay != usage.today)
     box.usage = references
     box.usageDay = usage.today
     box.usageKey = key

@@ -205,19 +205,30 @@ final class LuaState {
 
   func pushReference(_ ref: Int32) { _ = lua_rawgeti(L, dwell_lua_registryindex(), lua_Integer(ref)) }
 
-  func setField(_ name: String, number: Double) {
+  // Field names are literals: their bytes are passed as they are, no C string is made, and
+  // Lua's string cache finds the same address again (a usage table is set every tick).
+
+  func setField(_ name: StaticString, number: Double) {
     lua_pushnumber(L, number)
-    lua_setfield(L, -2, name)
+    name.withCName { lua_setfield(L, -2, $0) }
   }
 
-  func setField(_ name: String, integer: Int) {
+  func setField(_ name: StaticString, integer: Int) {
     lua_pushinteger(L, lua_Integer(integer))
-    lua_setfield(L, -2, name)
+    name.withCName { lua_setfield(L, -2, $0) }
   }
 
-  func setField(_ name: String, string: String) {
+  func setField(_ name: StaticString, string: String) {
     lua_pushstring(L, string)
-    lua_setfield(L, -2, name)
+    name.withCName { lua_setfield(L, -2, $0) }
+  }
+}
+
+extension StaticString {
+  /// The literal's bytes as a C string (a literal is NUL-terminated).
+  @inline(__always)
+  fileprivate func withCName<R>(_ body: (UnsafePointer<CChar>) -> R) -> R {
+    body(UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self))
   }
 }
 

@@ -10,6 +10,29 @@ enum UsageTable {
     var proxy: Int32
     var root: Int32
     var app: Int32
+    /// The figures as last set, to set only those that changed (most ticks: the seconds).
+    var shown: Figures?
+  }
+
+  /// The figures the table shows, compared bit for bit (so -0.0 is not 0.0).
+  struct Figures: Equatable {
+    var appSeconds: UInt64
+    var sessions: Int
+    var activeDays: Int
+    var longestStreak: Int
+    var currentStreak: Int
+    var todaySeconds: UInt64
+    var hour: Int
+
+    init(_ usage: UsageView) {
+      appSeconds = usage.appSeconds.bitPattern
+      sessions = usage.sessions
+      activeDays = usage.activeDays
+      longestStreak = usage.longestStreak
+      currentStreak = usage.currentStreak
+      todaySeconds = usage.todaySeconds.bitPattern
+      hour = usage.hour
+    }
   }
 
   static func make(in state: LuaState) -> References {
@@ -28,24 +51,28 @@ enum UsageTable {
     return References(proxy: state.reference(), root: root, app: app)
   }
 
-  /// Sets the figures that change; the date and weekday only on a `newDay`.
-  static func refresh(_ references: References, with usage: UsageView, in state: LuaState, newDay: Bool) {
+  /// Sets the figures that changed since the last refresh; the date and weekday only on a
+  /// `newDay`.
+  static func refresh(_ references: inout References, with usage: UsageView, in state: LuaState, newDay: Bool) {
     let L = state.L
+    let now = Figures(usage)
+    let old = references.shown
+    references.shown = now
     state.pushReference(references.app)
-    state.setField("seconds", number: usage.appSeconds)
-    state.setField("sessions", integer: usage.sessions)
-    state.setField("active_days", integer: usage.activeDays)
-    state.setField("longest_streak", integer: usage.longestStreak)
-    state.setField("current_streak", integer: usage.currentStreak)
-    state.setField("today_seconds", number: usage.todaySeconds)
+    if old?.appSeconds != now.appSeconds { state.setField("seconds", number: usage.appSeconds) }
+    if old?.sessions != now.sessions { state.setField("sessions", integer: usage.sessions) }
+    if old?.activeDays != now.activeDays { state.setField("active_days", integer: usage.activeDays) }
+    if old?.longestStreak != now.longestStreak { state.setField("longest_streak", integer: usage.longestStreak) }
+    if old?.currentStreak != now.currentStreak { state.setField("current_streak", integer: usage.currentStreak) }
+    if old?.todaySeconds != now.todaySeconds { state.setField("today_seconds", number: usage.todaySeconds) }
     dwell_lua_pop(L, 1)
     state.pushReference(references.root)
     if newDay {
       state.setField("date", string: usage.today.description)
       state.setField("weekday", integer: usage.today.weekday)
     }
-    state.setField("hour", integer: usage.hour)
-    state.setField("today_seconds", number: usage.todaySeconds)
+    if old?.hour != now.hour { state.setField("hour", integer: usage.hour) }
+    if old?.todaySeconds != now.todaySeconds { state.setField("today_seconds", number: usage.todaySeconds) }
     dwell_lua_pop(L, 1)
   }
 

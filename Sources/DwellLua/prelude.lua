@@ -134,9 +134,18 @@ function base.plugin(name)
   return p
 end
 
--- Runs the plugin's handlers of `event` (the host saves its state later, at a checkpoint).
+-- Runs the plugin's handlers of `event` (the host saves its state later, at a checkpoint):
+-- what ipairs would run (list[1], list[2]... up to the first nil, read as ipairs reads
+-- them), without a call of its C iterator for each (this runs every second of app time).
 local function dispatch(name, event, u, arg)
-  for _, fn in ipairs(plugins[name].handlers[event] or {}) do fn(u, arg) end
+  local list = plugins[name].handlers[event]
+  if not list then return end
+  local i, fn = 1, list[1]
+  while fn ~= nil do
+    fn(u, arg)
+    i = i + 1
+    fn = list[i]
+  end
 end
 local function set_state(name, value) plugins[name].state = value end
 

@@ -201,7 +201,8 @@ struct RuleBook {
   }
 
   func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
-    Self.makeView(at: m, accountant, today: today, appDays: qualifiers[appSlot])
+    // Borrowed in place: `qualifiers[appSlot]` copied the qualifier (and its days) every tick.
+    qualifiers.withUnsafeBufferPointer { Self.makeView(at: m, accountant, today: today, appDays: $0[appSlot]) }
   }
 
   private static func makeView(
