@@ -113,7 +113,9 @@ import Testing
 }
 
 @Suite struct DayQualifierTests {
-  /// Runs are kept by their ends, so streaks cost O(1); checked against walking the days.
+  /// Runs are kept by their ends, so streaks cost O(1); checked against walking the days,
+  /// at random days and at the day inserted last and the day after (the current streak's
+  /// shortcut), with days inserted again in between.
   @Test(arguments: 1...20)
   func runsMatchAWalkOverTheDays(seed: Int) {
     var rng = SeededGenerator(seed: UInt64(seed))
@@ -124,11 +126,7 @@ import Testing
       while days.contains(d + step * (n + 1)) { n += 1 }
       return n
     }
-    for _ in 0..<300 {
-      let day = Int32.random(in: 0..<400, using: &rng)
-      qualifier.insert(Day(ordinal: day))
-      days.insert(day)
-      let probe = Int32.random(in: -2..<402, using: &rng)
+    func check(_ probe: Int32) {
       let through = days.contains(probe) ? walk(probe, -1) + 1 + walk(probe, 1) : 0
       if days.contains(probe) { #expect(qualifier.run(through: Day(ordinal: probe)) == Int(through)) }
       let end = days.contains(probe) ? probe : probe - 1
@@ -137,6 +135,16 @@ import Testing
       let longest = days.map { d in days.contains(d - 1) ? 0 : Int(walk(d, 1)) + 1 }.max() ?? 0
       #expect(qualifier.longest == longest)
       #expect(qualifier.longest(with: Day(ordinal: probe)) == max(longest, Int(walk(probe, -1) + 1 + walk(probe, 1))))
+    }
+    for _ in 0..<300 {
+      var last = Int32.random(in: 0..<400, using: &rng)
+      qualifier.insert(Day(ordinal: last))
+      days.insert(last)
+      if let again = days.randomElement(using: &rng), Bool.random(using: &rng) {
+        qualifier.insert(Day(ordinal: again))
+        last = again
+      }
+      for probe in [Int32.random(in: -2..<402, using: &rng), last, last + 1] { check(probe) }
     }
   }
 }

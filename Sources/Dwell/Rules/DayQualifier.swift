@@ -13,8 +13,10 @@ struct DayQualifier: Sendable {
   /// or ending on a day is found in O(1) rather than by walking years of a streak.
   private var runEnd: [Int32: Int32] = [:]
   private var runStart: [Int32: Int32] = [:]
-  /// The day inserted last: the day credited again and again while the app is used.
+  /// The day inserted last: the day credited again and again while the app is used, and
+  /// the first day of its run (the current streak, asked for at every tick).
   private var last: Int32?
+  private var lastRunStart: Int32 = 0
 
   init(key: Key) { self.key = key }
 
@@ -28,14 +30,19 @@ struct DayQualifier: Sendable {
 
   mutating func insert(_ day: Day) {
     let d = day.ordinal
+    guard days.insert(d).inserted else {
+      if last != d { lastRunStart = start(of: d) }
+      last = d
+      return
+    }
     last = d
-    guard days.insert(d).inserted else { return }
     // Join the run ending the day before and the run starting the day after, if any.
     let start = runStart.removeValue(forKey: d - 1) ?? d
     let end = runEnd.removeValue(forKey: d + 1) ?? d
     runEnd[start] = end
     runStart[end] = start
     longest = max(longest, Int(end - start) + 1)
+    lastRunStart = start
   }
 
   /// The length of the run of qualifying days through `day`, counting `day` itself.
@@ -71,7 +78,8 @@ struct DayQualifier: Sendable {
   /// The run of qualifying days ending on `day` or, if `day` does not qualify, on the day before.
   func current(endingOn day: Day) -> Int {
     var end = day.ordinal
-    if !days.contains(end) { end -= 1 }
+    if end != last, !days.contains(end) { end -= 1 }
+    if end == last { return Int(end - lastRunStart) + 1 }
     guard days.contains(end) else { return 0 }
     return Int(end - start(of: end)) + 1
   }

@@ -123,8 +123,7 @@ struct Accountant {
 
   private mutating func credit(_ amount: Int64, on day: Day) {
     guard amount > 0 else { return }
-    if collectsEvents, app.days[day] == nil { events.append(.dayStarted(day)) }
-    app.add(amount, on: day)
+    if app.add(amount, on: day), collectsEvents { events.append(.dayStarted(day)) }
     if keepsPendingTotals { pending.add(amount, day: day, screen: -1) }
     for index in visibleScreens {
       screens[Int(index)].tally.add(amount, on: day)

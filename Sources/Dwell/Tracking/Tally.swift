@@ -8,11 +8,17 @@ struct Tally: Sendable, Equatable {
   var visitDays: [Day: Int] = [:]
 
   /// Adds time, saturating at 292 years rather than trapping: only a damaged or forged
-  /// store holds that much, and it must not crash the app that opens it.
-  @inline(__always)
-  mutating func add(_ amount: Int64, on day: Day) {
+  /// store holds that much, and it must not crash the app that opens it. Returns whether
+  /// `day` had no time before (one hash of the day: this runs every tick).
+  @inline(__always) @discardableResult
+  mutating func add(_ amount: Int64, on day: Day) -> Bool {
     nanos.addSaturating(amount)
-    days[day, default: 0].addSaturating(amount)
+    guard let slot = days.index(forKey: day) else {
+      days[day] = amount
+      return true
+    }
+    days.values[slot].addSaturating(amount)
+    return false
   }
 
   func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
