@@ -85,19 +85,25 @@ package final class Store: @unchecked Sendable {
       let dated =
         try database.scalar(
           "SELECT COUNT(*) FROM dwell_migrations WHERE identifier = 'v3-day-visits'") ?? 0 > 0
+      // The rows come by day; they are gathered by subject (the app last) first, so that
+      // each subject's day tables are made at their final size: grown row by row, a
+      // year's table was rehashed about nine times, a quarter of opening a year's store.
+      var rows = [[DayRow]](repeating: [], count: usage.screens.count + 1)
       let days = try database.statement(
         "SELECT day, screen, nanos, \(dated ? "visits" : "0") FROM day_totals")
       while try days.step() {
         guard let day = days.day(0) else { continue }
         let screen = days.int(1)
+        guard let subject = screen == 0 ? usage.screens.count : names[screen] else { continue }
         // A damaged store's negative figures count as none.
-        let nanos = max(0, days.int(2))
-        let visits = Int(clamping: max(0, days.int(3)))
-        if screen == 0 {
-          if nanos > 0 { usage.app.add(nanos, on: day) }
-        } else if let index = names[screen] {
-          if nanos > 0 { usage.screens[index].tally.add(nanos, on: day) }
-          if visits > 0 { usage.screens[index].tally.addVisits(visits, on: day) }
+        let visits = screen == 0 ? 0 : Int(clamping: max(0, days.int(3)))
+        rows[subject].append(DayRow(day: day, nanos: max(0, days.int(2)), visits: visits))
+      }
+      for (subject, rows) in rows.enumerated() where !rows.isEmpty {
+        if subject == usage.screens.count {
+          usage.app.add(rows)
+        } else {
+          usage.screens[subject].tally.add(rows)
         }
       }
       let values = try stateValues()

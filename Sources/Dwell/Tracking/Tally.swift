@@ -28,6 +28,25 @@ struct Tally: Sendable, Equatable {
     let (sum, overflow) = visitDays[day, default: 0].addingReportingOverflow(count)
     visitDays[day] = overflow ? (count > 0 ? .max : .min) : sum
   }
+
+  /// Adds a subject's rows of the store's day totals (none negative), with the day tables
+  /// sized for them first.
+  mutating func add(_ rows: [DayRow]) {
+    days.reserveCapacity(days.count + rows.count)
+    let visited = rows.reduce(0) { $1.visits > 0 ? $0 + 1 : $0 }
+    if visited > 0 { visitDays.reserveCapacity(visitDays.count + visited) }
+    for row in rows {
+      if row.nanos > 0 { add(row.nanos, on: row.day) }
+      if row.visits > 0 { addVisits(row.visits, on: row.day) }
+    }
+  }
+}
+
+/// One row of the store's day totals: a subject's time and visits on a day.
+struct DayRow {
+  var day: Day
+  var nanos: Int64
+  var visits: Int
 }
 
 /// Accrued usage of one screen name.
