@@ -4,6 +4,6 @@ public import Dwell
 extension LuaRulePack: RulePack, ScriptedRulePack {
   /// The same scripts loaded into a new state: no plugin state, nothing published.
   package func loadedAfresh() throws(RuleError) -> any RulePack {
-    try LuaRulePack(scripts: scripts, limits: limits)
+    try LuaRulePack(scripts: scripts, limits: limits, name: name)
   }
 }

@@ -183,6 +183,21 @@ import Testing
     #expect(json.contains(#""state" : "{\"n\":2}""#), "\(json)")
   }
 
+  /// Erasing loads the pack afresh under its own name, so its plugins keep their states
+  /// where the pack, loaded again at the next launch, looks for them.
+  @Test func erasingKeepsThePacksNameForItsPluginStates() async throws {
+    let sim = TrackerSimulation()
+    let tracker = sim.tracker
+    try tracker.setRules(pack: try LuaRulePack(scripts: [("counter.lua", Self.counter)], name: "my-pack"))
+    try await tracker.erase()
+    #expect((tracker.rulePack as? LuaRulePack)?.name == "my-pack")
+    tracker.record(.background)
+    sim.wait(.hours(1))
+    tracker.record(.active)
+    let json = try await tracker.export(.json)
+    #expect(json.contains("lua:my-pack/counter"), "\(json)")
+  }
+
   @Test func exportHasAwardsPluginStatesAndTitles() async throws {
     let sim = TrackerSimulation()
     let tracker = sim.tracker
