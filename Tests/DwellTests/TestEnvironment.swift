@@ -19,6 +19,27 @@ enum TestEnvironment {
   private static let pythonHasDuckDB: Bool =
     (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import duckdb"], timeout: .seconds(60)))?.status == 0
 
+  /// How many times a bound on time a test checks is stretched: 10 when the tests run under
+  /// ThreadSanitizer or AddressSanitizer (found by their runtimes' entry points), which
+  /// slow every instrumented line by about that much; otherwise 1.
+  static let slowdown: Int64 = {
+    #if canImport(Darwin)
+      let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+    #else
+      let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+    #endif
+    let runtimes: [String] = ["__tsan_init", "__asan_init"]
+    return runtimes.contains { dlsym(everywhere, $0) != nil } ? 10 : 1
+  }()
+
+  /// The processor time the calling thread has used: what its work cost, however busy the
+  /// machine is with other work (a wall clock counts the waits for a core too).
+  static func threadTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
+  }
+
   /// `swiftc`, to compile the README's snippets (part of every Swift toolchain).
   static var swiftc: String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"
