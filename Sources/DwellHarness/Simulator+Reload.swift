@@ -108,13 +108,18 @@ extension Simulator {
 }
 
 /// A pack as the engine sees it, telling the simulator of every award its plugins make.
-struct AwardLog: UsageListener {
+/// Its plugins' states are the pack's, handed over when the engine saves.
+struct AwardLog: StatefulListener {
   let pack: LuaRulePack
   let onAward: @Sendable (Int, String, String) -> Void
 
   var wantsTicks: Bool { pack.wantsTicks }
 
   func restore(states: [String: String]) { pack.restore(states: states) }
+
+  func takeStates() -> [UsageAction] { pack.takeStates() }
+
+  var hasUnsavedStates: Bool { pack.hasUnsavedStates }
 
   func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
     let actions = pack.receive(event, usage: usage)

@@ -157,6 +157,29 @@ import Testing
     #expect(reloaded < unlocked)
   }
 
+  /// A reload keeps what the plugins kept: a one-time award is not paid again after it
+  /// (the plugin's state goes to the reloaded pack, also when the reload comes the second
+  /// after the award, before the checkpoint every 2 s of use has taken it).
+  @Test(arguments: ["wait 11m", "wait 10m 1s"])
+  func aReloadKeepsThePluginsState(_ wait: String) throws {
+    let dir = try Self.pack(
+      """
+      unlock "never" { when = { sessions = 1000 } }
+      local p = plugin "once"
+      p.on("tick", function(u)
+        if u.app.seconds >= 601 and not p.state.paid then
+          p.state.paid = true
+          p.award(20, "ten minutes and a second")
+        end
+      end)
+      """)
+    let sim = try Self.sim(dir)
+    for command in ["open Lessons", wait, "reload", "wait 11m", "reload", "wait 2s"] { try sim.perform(command) }
+    let awards = sim.log.map(\.text).filter { $0.contains("points from once") }
+    #expect(awards.count == 1, "\(awards)")
+    #expect(sim.execute("status").contains("Points 20"), "\(sim.execute("status"))")
+  }
+
   /// A save made before the first command is not missed.
   @Test func anEditBeforeTheFirstCommandReloads() throws {
     let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(10) } }"#)
