@@ -27,7 +27,9 @@ enum ReportText {
     let total = Int(d.seconds.rounded())
     if total < 60 { return "\(total)s" }
     if total < 3600 { return "\(total / 60)m \(String(format: "%02d", total % 60))s" }
-    return "\(total / 3600)h \(String(format: "%02d", total / 60 % 60))m"
+    // To the nearest minute, as the HTML report shows it (3h 19m 40s is 3h 20m in both).
+    let minutes = (total + 30) / 60
+    return "\(minutes / 60)h \(String(format: "%02d", minutes % 60))m"
   }
 
   static func render(

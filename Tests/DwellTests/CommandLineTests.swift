@@ -269,6 +269,27 @@ import Testing
     #expect(try CommandLineTests.dwell(["report", dir.path, "--screen", "Nowhere"]).status == 1)
   }
 
+  /// The terminal report and the HTML page round a time to the same minute.
+  @Test func bothReportsRoundToTheSameMinute() throws {
+    let dir = TemporaryStore()
+    let clock = ManualClock()
+    let wall = ManualWallClock(
+      clock: clock, wall: parseWall("2026-05-04T08:00:00Z"), timeZone: TimeZone(identifier: "UTC") ?? .current)
+    let engine = try Engine(store: Dwell.Store(path: dir.path), clock: clock, wallClock: wall, scheduler: clock)
+    engine.record(.active)
+    engine.record(.appear(screen: "Home", id: ScreenInstance("h")))
+    clock.advance(by: .seconds(3 * 3600 + 19 * 60 + 40))
+    engine.terminate()
+    let html = dir.directory + "/r.html"
+    let run = try CommandLineTests.dwell(["report", dir.path, "--html", html])
+    #expect(run.status == 0)
+    let home = run.stdout.split(separator: "\n").filter { $0.contains("Home") }
+    #expect(home.contains { $0.contains("3h 20m") }, "\(run.stdout)")
+    #expect(!run.stdout.contains("3h 19m"), "\(run.stdout)")
+    let page = try String(contentsOfFile: html, encoding: .utf8)
+    #expect(page.contains("3 h 20 min") && !page.contains("3 h 19 min"))
+  }
+
   @Test func anEmptyStoreStillReports() throws {
     let dir = TemporaryStore()
     _ = try Dwell.Store(path: dir.path)
