@@ -1,4 +1,4 @@
--- Who plays the game, for `dwell balance rules/game` (fields: the DwellBalance article "Personas").
+-- Who plays the game, for `dwell balance rules/game` (fields: "Personas" in the DwellLua article "Balancing a rule pack").
 
 local screens = {
   Map   = { stay = lognormal(20, 0.5),          next = { Level = 8, Shop = 1 } },

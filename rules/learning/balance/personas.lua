@@ -1,6 +1,6 @@
 -- Who uses the learning app, for `dwell balance rules/learning`.
 --
--- Every field is described in the DwellBalance article "Personas"; numbers are
+-- Every field is described in "Personas" in the DwellLua article "Balancing a rule pack"; numbers are
 -- seconds or chances, and any number can be a distribution instead:
 -- uniform(a, b), normal(mean, deviation), lognormal(median, spread), poisson(mean).
 

@@ -1,4 +1,4 @@
--- Who reads, for `dwell balance rules/reading` (fields: the DwellBalance article "Personas").
+-- Who reads, for `dwell balance rules/reading` (fields: "Personas" in the DwellLua article "Balancing a rule pack").
 -- The pack's "first-book" check asks the host app (host.books_finished), which a
 -- simulation does not have: the report flags it as never unlocked.
 
