@@ -45,7 +45,9 @@ enum UsageTable {
     let app = state.reference()
     readOnly(L)
     lua_setfield(L, -2, "app")
-    dwell_lua_pushhost(L, screen, 0)
+    lua_createtable(L, 0, 4)  // the screens' tables by name
+    lua_pushinteger(L, 0)  // how many
+    dwell_lua_pushhost(L, screen, 2)
     lua_setfield(L, -2, "screen")
     readOnly(L)
     return References(proxy: state.reference(), root: root, app: app)
@@ -76,7 +78,8 @@ enum UsageTable {
     dwell_lua_pop(L, 1)
   }
 
-  /// Replaces the table on top of the stack by a read-only proxy of it.
+  /// Replaces the table on top of the stack by a read-only proxy of it (or the function on
+  /// top, of the proxy and a key, by a read-only proxy whose reads it answers).
   private static func readOnly(_ L: OpaquePointer) {
     lua_createtable(L, 0, 0)  // proxy
     lua_createtable(L, 0, 3)  // metatable
@@ -95,16 +98,64 @@ enum UsageTable {
     return state.raise("\(state.whereCalled()) usage figures are read-only")
   }
 
+  /// The most screens' tables kept: past it, `u.screen` makes a table each call, so a
+  /// script asking for endless names cannot fill the pack's memory for good.
+  static let keptScreens = 64
+
+  /// `u.screen(name)`: one read-only table per screen name, made at its first call and
+  /// returned again after, whose fields read the figures of the moment (a table kept
+  /// across calls never shows old figures).
   private static let screen: dwell_lua_host_function = { L in
-    guard let state = LuaState.owner(L), let usage = state.current else { return 0 }
+    guard let L, let state = LuaState.owner(L) else { return 0 }
     guard lua_type(L, 1) == LUA_TSTRING else {
       return state.raise("\(state.whereCalled()) u.screen needs a screen name, as in u.screen(\"Lessons\")")
     }
-    let figures = usage.pointee.screen(state.describe(1))
-    lua_createtable(L, 0, 3)
-    state.setField("seconds", number: figures.seconds)
-    state.setField("visits", integer: figures.visits)
-    state.setField("today_seconds", number: figures.todaySeconds)
+    let tables = dwell_lua_upvalueindex(2)
+    lua_settop(L, 1)
+    lua_pushvalue(L, 1)
+    if lua_rawget(L, tables) == LUA_TTABLE { return 1 }
+    dwell_lua_pop(L, 1)
+    lua_pushvalue(L, 1)  // the name
+    lua_pushinteger(L, -1)  // the screen's place among those seen, once found
+    dwell_lua_pushhost(L, screenField, 2)
+    readOnly(L)  // empty: every read goes to screenField
+    let kept = lua_tointegerx(L, dwell_lua_upvalueindex(3), nil)
+    if kept < keptScreens {
+      lua_pushinteger(L, kept + 1)
+      lua_copy(L, -1, dwell_lua_upvalueindex(3))
+      dwell_lua_pop(L, 1)
+      lua_pushvalue(L, 1)
+      lua_pushvalue(L, -2)
+      lua_rawset(L, tables)
+    }
+    return 1
+  }
+
+  /// Reads `seconds`, `visits` or `today_seconds` of a screen's table (nil for another key,
+  /// or outside a call).
+  private static let screenField: dwell_lua_host_function = { L in
+    guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return 0 }
+    var keyLength = 0
+    var nameLength = 0
+    guard let key = lua_tolstring(L, 2, &keyLength),
+      let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
+    else { return 0 }
+    let field = UnsafeRawBufferPointer(start: key, count: keyLength)
+    var place = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
+    let figures = usage.pointee.screen(
+      String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self), place: &place)
+    lua_pushinteger(L, lua_Integer(place))
+    lua_copy(L, -1, dwell_lua_upvalueindex(3))
+    dwell_lua_pop(L, 1)
+    if field.elementsEqual("seconds".utf8) {
+      lua_pushnumber(L, figures.seconds)
+    } else if field.elementsEqual("visits".utf8) {
+      lua_pushinteger(L, lua_Integer(figures.visits))
+    } else if field.elementsEqual("today_seconds".utf8) {
+      lua_pushnumber(L, figures.todaySeconds)
+    } else {
+      return 0
+    }
     return 1
   }
 }

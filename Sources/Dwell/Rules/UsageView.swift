@@ -38,8 +38,18 @@ package struct UsageView: Sendable {
 
   /// Figures for the named screen (zeros for a screen never seen).
   package func screen(_ name: String) -> Screen {
-    guard let index = screenIndex[name] else { return Screen(seconds: 0, visits: 0, todaySeconds: 0) }
-    let usage = screens[Int(index)]
+    var place: Int32 = -1
+    return screen(name, place: &place)
+  }
+
+  /// Figures for the named screen, with `place` where it was found last time (any value at
+  /// first), updated: a place is checked by name, so a stale one costs only the lookup.
+  package func screen(_ name: String, place: inout Int32) -> Screen {
+    if place < 0 || Int(place) >= screens.count || screens[Int(place)].name != name {
+      guard let index = screenIndex[name] else { return Screen(seconds: 0, visits: 0, todaySeconds: 0) }
+      place = index
+    }
+    let usage = screens[Int(place)]
     return Screen(
       seconds: Double(usage.tally.nanos) / 1e9, visits: usage.visits,
       todaySeconds: Double(usage.tally.nanos(on: today)) / 1e9)
