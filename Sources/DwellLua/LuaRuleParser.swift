@@ -176,7 +176,7 @@ enum LuaRuleParser {
           return .failure(
             Failure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
         }
-        state.collector.ids.insert(rule.id)
+        state.collector.ids[rule.id] = place(state)
         rules.append(rule)
       case .failure(let failure): return .failure(failure)
       }
@@ -223,17 +223,24 @@ enum LuaRuleParser {
     if let owner = owner(of: id, state) {
       return Failure("the id is already taken by \(owner); give each rule its own id")
     }
-    state.collector.ids.insert(id)
+    state.collector.ids[id] = place(state)
     return nil
   }
 
+  /// The `file:line` of the script code defining a rule now.
+  private static func place(_ state: LuaState) -> String {
+    let place = state.whereCalled()
+    return place.hasSuffix(":") ? String(place.dropLast()) : place
+  }
+
   private static func owner(of id: String, _ state: LuaState) -> String? {
-    guard state.collector.ids.contains(id) else { return nil }
-    guard let rule = state.collector.rules.first(where: { $0.id == id }) else { return "another rule" }
+    guard let taken = state.collector.ids[id] else { return nil }
+    let at = taken.isEmpty ? "" : " (\(taken))"
+    guard let rule = state.collector.rules.first(where: { $0.id == id }) else { return "another rule\(at)" }
     if let tier = rule.tier, let achievement = rule.achievement {
-      return "tier '\(tier)' of achievement '\(achievement)'"
+      return "tier '\(tier)' of achievement '\(achievement)'\(at)"
     }
-    return "an earlier \(rule.achievement == nil ? "unlock" : "achievement")"
+    return "an earlier \(rule.achievement == nil ? "unlock" : "achievement")\(at)"
   }
 
   private static func unknownKey(_ keys: [String], allowed: Set<String>, in kind: String) -> Failure? {

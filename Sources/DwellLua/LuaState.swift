@@ -27,7 +27,8 @@ final class LuaState {
 
   struct Collector {
     var rules: [Rule] = []
-    var ids = Set<String>()
+    /// Every id taken, with the `file:line` that took it.
+    var ids: [String: String] = [:]
     var file = ""
     var levels: [Level] = []
     /// Plugin names by event.

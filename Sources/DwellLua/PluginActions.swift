@@ -69,7 +69,7 @@ enum PluginActions {
     case "unlock":
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) unlock needs a rule id") }
       let id = state.describe(3)
-      guard state.collector.ids.contains(id) else {
+      guard state.collector.ids[id] != nil else {
         return state.raise("\(place) unlock '\(clip(id, 64))': not a rule of this pack")
       }
       guard admit("unlocks") else { return 0 }

@@ -23,15 +23,15 @@ import Testing
     ),
     (
       "unlock \"a/bronze\" { when = { sessions = 1 } }\nachievement \"a\" { tiers = { { \"bronze\", when = { sessions = 1 } } } }",
-      "p.lua:2: rule 'a': tier 'bronze': its id 'a/bronze' is already taken by an earlier unlock; rename the tier or that rule"
+      "p.lua:2: rule 'a': tier 'bronze': its id 'a/bronze' is already taken by an earlier unlock (p.lua:1); rename the tier or that rule"
     ),
     (
       "achievement \"a\" { tiers = { { \"bronze\", when = { sessions = 1 } } } }\nunlock \"a/bronze\" { when = { sessions = 1 } }",
-      "p.lua:2: rule 'a/bronze': the id is already taken by tier 'bronze' of achievement 'a'; give each rule its own id"
+      "p.lua:2: rule 'a/bronze': the id is already taken by tier 'bronze' of achievement 'a' (p.lua:1); give each rule its own id"
     ),
     (
       "unlock \"a\" { when = { sessions = 1 } }\n\nunlock \"a\" { when = { sessions = 2 } }",
-      "p.lua:3: rule 'a': the id is already taken by an earlier unlock; give each rule its own id"
+      "p.lua:3: rule 'a': the id is already taken by an earlier unlock (p.lua:1); give each rule its own id"
     ),
     (
       #"unlock("a", { when = { sessions = 1 } })"#,
