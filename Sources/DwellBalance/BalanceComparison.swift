@@ -34,7 +34,7 @@ package struct BalanceComparison: Sendable {
     out.append(
       BalanceReport.pad("RULE", 26) + BalanceReport.lpad(last + " OLD", 9) + BalanceReport.lpad("NEW", 6)
         + BalanceReport.lpad("DIFF", 7) + BalanceReport.lpad("DAY p50 OLD", 13) + BalanceReport.lpad("NEW", 6)
-        + BalanceReport.lpad("MIN p50 OLD", 13))
+        + BalanceReport.lpad("MIN OLD->NEW", 13))
     for id in ids {
       let a = row(old, id)
       let b = row(new, id)

@@ -9,33 +9,64 @@ extension BalanceReport {
   /// The page: unlock curves per rule, levels over time, personas side by side, the tables.
   package var html: String {
     var body = "<h1>Balance: \(Self.escape(pack))</h1>\n"
-    body +=
-      "<p>\(BalanceReport.group(users)) simulated users, \(days) days, seed \(seed). Personas: "
+    body += population()
+    body += "<h2>Unlocks: share of users with each rule, by day</h2>\n"
+    body += lineChart(series: rules.map { Series($0.info.id, $0.curve) }, id: "unlock-curves", label: "share of users")
+    body += sections()
+    body += "<h2>Table</h2>\n<pre>" + Self.escape(table()) + "</pre>\n"
+    return Self.page(title: pack, body: body)
+  }
+
+  /// Who was simulated, in a sentence.
+  func population() -> String {
+    "<p>\(BalanceReport.group(users)) simulated users, \(days) days, seed \(seed). Personas: "
       + personas.map { "\(Self.escape($0.name)) (\(BalanceReport.group($0.users)))" }.joined(separator: ", ")
       + ".</p>\n"
-    body += "<h2>Unlocks: share of users with each rule, by day</h2>\n"
-    body += lineChart(
-      series: rules.map { ($0.info.id, $0.curve) }, id: "unlock-curves", label: "share of users")
-    body += "<h2>Levels over time</h2>\n"
+  }
+
+  /// Levels over time, personas and retention.
+  func sections() -> String {
+    var body = "<h2>Levels over time</h2>\n"
     body += levels.isEmpty ? "<p>The pack defines no levels.</p>\n" : levelChart()
     body += "<h2>Personas: share with each rule by day \(days)</h2>\n"
     body += personaChart()
     body += "<h2>Users active each day</h2>\n"
-    body += lineChart(series: personas.map { ($0.name, $0.retention) }, id: "retention", label: "share active")
-    body += "<h2>Table</h2>\n<pre>" + Self.escape(table()) + "</pre>\n"
-    return """
-      <!DOCTYPE html>
-      <html lang="en"><head><meta charset="utf-8"><title>dwell balance: \(Self.escape(pack))</title>
-      <style>
-      body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
-      svg { background: #fafafa; border: 1px solid #ddd; display: block; margin: 8px 0 24px; }
-      .axis { stroke: #999; stroke-width: 1; } .grid { stroke: #e4e4e4; stroke-width: 1; }
-      text { font-size: 11px; fill: #444; } pre { font-size: 12px; background: #f6f6f6; padding: 8px; }
-      </style></head>
-      <body>
-      \(body)</body></html>
+    body += lineChart(
+      series: personas.map { Series($0.name, $0.retention) }, id: "retention", label: "share active")
+    return body
+  }
 
-      """
+  /// One line of a chart: its name in the legend, a value a day, its colour (an index into
+  /// the palette) and whether it is drawn dashed.
+  struct Series {
+    var name: String
+    var values: [Double]
+    var color: Int?
+    var dashed = false
+
+    init(_ name: String, _ values: [Double], color: Int? = nil, dashed: Bool = false) {
+      self.name = name
+      self.values = values
+      self.color = color
+      self.dashed = dashed
+    }
+  }
+
+  /// A self-contained page around `body`.
+  static func page(title: String, body: String) -> String {
+    """
+    <!DOCTYPE html>
+    <html lang="en"><head><meta charset="utf-8"><title>dwell balance: \(Self.escape(title))</title>
+    <style>
+    body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #222; background: #fff; }
+    svg { background: #fafafa; border: 1px solid #ddd; display: block; margin: 8px 0 24px; }
+    .axis { stroke: #999; stroke-width: 1; } .grid { stroke: #e4e4e4; stroke-width: 1; }
+    text { font-size: 11px; fill: #444; } pre { font-size: 12px; background: #f6f6f6; padding: 8px; }
+    </style></head>
+    <body>
+    \(body)</body></html>
+
+    """
   }
 
   private static let width = 900.0
@@ -65,11 +96,11 @@ extension BalanceReport {
     return svg
   }
 
-  private func legend(_ names: [String]) -> String {
+  private func legend(_ names: [(name: String, color: Int)]) -> String {
     var svg = ""
-    for (index, name) in names.enumerated() {
+    for (index, (name, colorIndex)) in names.enumerated() {
       let y = Self.plot.top + 6 + Double(index) * 16
-      let color = Self.palette[index % Self.palette.count]
+      let color = Self.palette[colorIndex % Self.palette.count]
       svg +=
         "<rect x=\"\(Self.f(Self.plot.left + Self.plot.width + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
       svg +=
@@ -82,15 +113,16 @@ extension BalanceReport {
     "<svg id=\"\(id)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.f(Self.width))\" height=\"\(Self.f(height))\" viewBox=\"0 0 \(Self.f(Self.width)) \(Self.f(height))\">\(content)</svg>\n"
   }
 
-  private func lineChart(series: [(name: String, values: [Double])], id: String, label: String) -> String {
+  func lineChart(series: [Series], id: String, label: String) -> String {
     var content = axes()
     for (index, item) in series.enumerated() {
-      let color = Self.palette[index % Self.palette.count]
+      let color = Self.palette[(item.color ?? index) % Self.palette.count]
       let points = item.values.enumerated().map { "\(Self.f(x($0.offset))),\(Self.f(Self.y($0.element)))" }
+      let dash = item.dashed ? " stroke-dasharray=\"6 4\"" : ""
       content +=
-        "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\"><title>\(Self.escape(item.name))</title></polyline>"
+        "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(points.joined(separator: " "))\"><title>\(Self.escape(item.name))</title></polyline>"
     }
-    content += legend(series.map(\.name))
+    content += legend(series.enumerated().map { ($0.element.name, $0.element.color ?? $0.offset) })
     let height = max(Self.plot.top + Self.plot.height + 30, Self.plot.top + 16 * Double(series.count) + 10)
     return svg(id, height: height, content)
   }
@@ -108,7 +140,7 @@ extension BalanceReport {
         "<polygon fill=\"\(color)\" fill-opacity=\"0.8\" points=\"\((top + bottom).joined(separator: " "))\"><title>\(Self.escape(levels[level]))</title></polygon>"
       below = above
     }
-    content += legend(levels)
+    content += legend(levels.enumerated().map { ($0.element, $0.offset) })
     return svg("levels", height: Self.plot.top + Self.plot.height + 30, content)
   }
 

@@ -90,7 +90,7 @@ enum BalanceCommand {
     if reports.count == 2 {
       let comparison = BalanceComparison(old: reports[0], new: reports[1])
       if let html = args.value("html") {
-        try write(comparison.new.html, to: html)
+        try write(comparison.html, to: html)
       }
       print(
         args.flag("json")

@@ -214,6 +214,18 @@ import Testing
     #expect(comparison.table.contains(BalanceComparison.signedPoints(b - a)))
     #expect(comparison.table.contains("absent"))
     for line in comparison.table.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
+    // The page compares too: both packs named, the old curve dashed beside the new one in
+    // the same colour, a rule only the new pack has solid alone, and the table.
+    let page = comparison.html
+    #expect(page.contains("old.json") && page.contains("new.json"))
+    let lines = Array(page.components(separatedBy: "<polyline").dropFirst())
+    let dashed = lines.filter { $0.contains("stroke-dasharray") }
+    #expect(dashed.count == 1 && dashed.allSatisfy { $0.contains("<title>lessons (old)</title>") }, "\(dashed)")
+    let colour = { (line: String) in line.components(separatedBy: "stroke=\"").dropFirst().first?.prefix(7) }
+    let lessons = lines.filter { $0.contains("<title>lessons</title>") }
+    #expect(lessons.count == 1 && colour(lessons[0]) == colour(dashed[0]))
+    #expect(lines.contains { $0.contains("<title>quiz</title>") && !$0.contains("stroke-dasharray") })
+    #expect(page.contains(BalanceReport.escape(comparison.table)))
   }
 
   // MARK: The command
