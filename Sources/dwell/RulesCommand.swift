@@ -47,6 +47,7 @@ enum RulesCommand {
       }
       if !pack.plugins.isEmpty { print("  plugins: " + pack.plugins.joined(separator: ", ")) }
     }
+    for note in RuleNotes.notes(source.rules) { print("note: \(note)") }
     guard warnings.isEmpty else {
       for warning in warnings { print("error: \(warning)") }
       throw Failure("\(path) uses what rule scripts cannot use (at run time those rules would be disabled)")

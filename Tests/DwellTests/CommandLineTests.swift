@@ -206,6 +206,31 @@ import Testing
     #expect(run.stdout.contains("s: unlocks after 3 days in a row of use"))
   }
 
+  /// Valid rules a designer most likely did not mean get a note, and still exit 0: screen
+  /// names apart only by case, an achievement's later tier reached before an earlier one.
+  @Test func likelySlipsGetANote() throws {
+    let dir = TemporaryStore()
+    let pack = try CommandLineTests.write(
+      """
+      unlock "a" { when = { screen = "Review", seconds = minutes(5) } }
+      unlock "b" { when = { all = { { screen = "review", visits = 3 }, { sessions = 2 } } } }
+      unlock "c" { when = { screen = "Shop", visits = 1 } }
+      achievement "t" { tiers = {
+        { "bronze", when = { screen = "Lessons", seconds = minutes(15) } },
+        { "silver", when = { screen = "Lessons", seconds = minutes(30) } },
+        { "gold", when = { screen = "Lessons", seconds = minutes(20) } },
+      } }
+      """, to: dir, name: "p.lua")
+    let run = try CommandLineTests.dwell(["rules", "check", pack])
+    #expect(run.status == 0)
+    let notes = run.stdout.split(separator: "\n").filter { $0.hasPrefix("note: ") }
+    #expect(notes.count == 2, "\(run.stdout)")
+    #expect(notes.contains { $0.contains("'Review' (rule a) and 'review' (rule b) differ only in case") })
+    #expect(notes.contains { $0.contains("tier 'gold' (20 min in Lessons) comes after tier 'silver'") })
+    let clean = try CommandLineTests.dwell(["rules", "check", "rules/learning"])
+    #expect(clean.status == 0 && !clean.stdout.contains("note: "), "\(clean.stdout)")
+  }
+
   @Test func sandboxViolationsAndSyntaxErrorsFail() throws {
     let dir = TemporaryStore()
     let hostile = try CommandLineTests.write(
