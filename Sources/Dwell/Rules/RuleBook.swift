@@ -22,6 +22,8 @@ struct RuleBook {
   /// For each rule, whether its condition is a scripted check alone: all of those wake at
   /// the next tick, so `nextWake` need not visit them one by one.
   private let checkOnly: [Bool]
+  /// The last wake-up search, reused while only time passes (see ``nextWake(after:_:)``).
+  private var lastSearch: Search?
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
@@ -222,8 +224,30 @@ struct RuleBook {
 
   /// The earliest instant after `m` at which a waiting rule's condition could change,
   /// assuming no event comes first; `nil` when only an event can change anything.
+  ///
+  /// Between events and unlocks, only time passes: every figure a wake-up waits for then
+  /// grows with the clock, so the instant found stays the one until it is reached, and the
+  /// rules are searched again only after an event, an unlock or the instant found; the
+  /// tick's wake-up (for checks and tick listeners) is reckoned afresh every time.
   mutating func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
     guard !waiting.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
+    let shape = (changes: accountant.revision &- accountant.credits, unlocked.count, accountant.idleDeadline)
+    if lastSearch.map({ $0.shape != shape || m < $0.from || m >= $0.best }) ?? true {
+      lastSearch = search(after: m, &accountant, shape)
+    }
+    guard let found = lastSearch else { return nil }
+    var best = found.best
+    if found.ticks {
+      let tickWake = m + (tick - accountant.app.nanos % tick)
+      if tickWake <= accountant.idleDeadline, tickWake < best { best = tickWake }
+    }
+    return best == .max ? nil : best
+  }
+
+  /// The earliest wake-up after `m` but the tick's, and whether the tick's counts.
+  private mutating func search(
+    after m: Int64, _ accountant: inout Accountant, _ shape: (UInt64, Int, Int64)
+  ) -> Search {
     let span = accountant.span(at: m)
     var wake = Wake(m: m, deadline: accountant.idleDeadline, span: span)
     var anyCheck = false
@@ -250,8 +274,17 @@ struct RuleBook {
         Self.visit(rules[index].condition, &wake, tick, accountant)
       }
     }
-    if wantsTicks || anyCheck { wake.consider(m + (tick - accountant.app.nanos % tick)) }
-    return wake.best == .max ? nil : wake.best
+    return Search(shape: shape, from: m, best: wake.best, ticks: wantsTicks || anyCheck || wake.ticks)
+  }
+
+  /// A search from `from`: the earliest wake-up but the tick's (`.max`: none), whether the
+  /// tick's counts too, and what the result depends on: the accountant's changes other than
+  /// time credited, the unlocks, and the idle deadline.
+  private struct Search {
+    var shape: (changes: UInt64, unlocked: Int, deadline: Int64)
+    var from: Int64
+    var best: Int64
+    var ticks: Bool
   }
 
   /// The earliest wake found so far, after `m` and by the idle deadline.
@@ -260,6 +293,8 @@ struct RuleBook {
     let deadline: Int64
     let span: (day: Day, start: Int64, end: Int64)
     var best: Int64 = .max
+    /// Whether a scripted check asked for the tick's wake-up.
+    var ticks = false
 
     mutating func consider(_ candidate: Int64) {
       if candidate > m, candidate <= deadline, candidate < best { best = candidate }
@@ -288,8 +323,7 @@ struct RuleBook {
     case .all(let parts), .any(let parts):
       for part in parts { visit(part, &wake, tick, accountant) }
     case .check:
-      let have = accountant.app.nanos
-      wake.consider(m + (tick - have % tick))
+      wake.ticks = true
     case .visits, .sessions:
       return
     }

@@ -57,6 +57,8 @@ struct Accountant {
   var droppedVisitRecords = 0
   /// Increases with every change; the engine journals when it moved.
   var revision: UInt64 = 0
+  /// How many of the revisions were time credited (the rest: events, points, states...).
+  var credits: UInt64 = 0
 
   init(
     now: Int64, wall: WallInstant, timeZone: TimeZone, boot: String, idleTimeout: Int64?,
@@ -132,6 +134,7 @@ struct Accountant {
     for k in visits.indices { visits[k].activeNanos += amount }
     if creditedDays.last != day { creditedDays.append(day) }
     revision &+= 1
+    credits &+= 1
   }
 
   /// The days credited since the rule book last took them.
