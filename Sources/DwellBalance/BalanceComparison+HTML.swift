@@ -7,10 +7,10 @@ extension BalanceComparison {
   package var html: String {
     var series: [BalanceReport.Series] = []
     for (index, id) in ids.enumerated() {
-      if let rule = old.rules.first(where: { $0.info.id == id }) {
+      if let rule = row(old, id) {
         series.append(.init("\(id) (old)", rule.curve, color: index, dashed: true))
       }
-      if let rule = new.rules.first(where: { $0.info.id == id }) {
+      if let rule = row(new, id) {
         series.append(.init(id, rule.curve, color: index))
       }
     }

@@ -18,7 +18,8 @@ package struct BalanceComparison: Sendable {
     return newIDs + old.rules.map(\.info.id).filter { !newIDs.contains($0) }
   }
 
-  private func row(_ report: BalanceReport, _ id: String) -> BalanceReport.RuleRow? {
+  /// Rule `id`'s row in `report`, if the pack has the rule.
+  func row(_ report: BalanceReport, _ id: String) -> BalanceReport.RuleRow? {
     report.rules.first { $0.info.id == id }
   }
 
