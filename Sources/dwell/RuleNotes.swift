@@ -51,16 +51,19 @@ enum RuleNotes {
     }
   }
 
-  private static func threshold(_ condition: Condition) -> (kind: String, value: Double)? {
+  /// What a tier's condition measures, when it is one threshold on one figure: tiers on the
+  /// same measure are reached in the order of their thresholds.
+  private enum Measure: Equatable {
+    case figure(RuleIndex.Figure)
+    case activeDays(Duration?, String?)
+    case streak(Duration?, String?)
+  }
+
+  private static func threshold(_ condition: Condition) -> (kind: Measure, value: Int64)? {
+    if let (figure, value) = RuleIndex.rung(condition) { return (.figure(figure), value) }
     switch condition {
-    case .appTime(let time): return ("app", time / .seconds(1))
-    case .screenTime(let screen, let time): return ("time:" + screen, time / .seconds(1))
-    case .visits(let screen, let count): return ("visits:" + screen, Double(count))
-    case .sessions(let count): return ("sessions", Double(count))
-    case .activeDays(let count, let minimum, let screen):
-      return ("days:\(minimum.map { "\($0)" } ?? ""):\(screen ?? "")", Double(count))
-    case .streak(let count, let minimum, let screen):
-      return ("streak:\(minimum.map { "\($0)" } ?? ""):\(screen ?? "")", Double(count))
+    case .activeDays(let count, let minimum, let screen): return (.activeDays(minimum, screen), Int64(count))
+    case .streak(let count, let minimum, let screen): return (.streak(minimum, screen), Int64(count))
     default: return nil
     }
   }

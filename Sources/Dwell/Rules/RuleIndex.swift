@@ -6,9 +6,9 @@
 /// `sessions` alone is a rung on its figure's ladder; the ladder's cursor passes every rung
 /// whose threshold the figure has reached (those rules hold, and hold for ever since the
 /// figure never shrinks). Every other condition is evaluated rule by rule, as before.
-struct RuleIndex {
+package struct RuleIndex {
   /// A figure of the accountant that never decreases.
-  enum Figure: Hashable {
+  package enum Figure: Hashable {
     case app
     case screen(String)
     case visits(String)
@@ -54,7 +54,7 @@ struct RuleIndex {
   }
 
   /// The figure and threshold of a condition that is one threshold on one growing figure.
-  static func rung(_ condition: Condition) -> (Figure, Int64)? {
+  package static func rung(_ condition: Condition) -> (Figure, Int64)? {
     switch condition {
     case .appTime(let d): return (.app, d.nanoseconds)
     case .screenTime(let name, let d): return (.screen(name), d.nanoseconds)
