@@ -22,9 +22,9 @@ extension Simulator {
       guard let self else { return }
       let text = note.title + (note.body.map { ": \($0)" } ?? "")
       self.notifications.append(text)
-      self.note("✉ \(text) (\(note.source))", .notification)
+      self.report("✉ \(text) (\(note.source))", .notification)
     }
-    engine.onError { [weak self] error in self?.note("Store error: \(error)", .error) }
+    engine.onError { [weak self] error in self?.report("Store error: \(error)", .error) }
     attach(source?.pack)
     self.engine = engine
     appState = .inactive

@@ -22,7 +22,7 @@ extension Simulator {
     return [
       AwardLog(pack: pack) { [weak self] points, reason, plugin in
         let sign = points < 0 ? "" : "+"
-        self?.note("★ \(sign)\(points) points from \(plugin)\(reason.isEmpty ? "" : ": \(reason)")", .unlock)
+        self?.report("★ \(sign)\(points) points from \(plugin)\(reason.isEmpty ? "" : ": \(reason)")", .unlock)
       }
     ]
   }
@@ -60,17 +60,15 @@ extension Simulator {
     case .success(let fresh):
       source = fresh
       attach(fresh.pack)
-      // Unlocks the new rules cause are logged after the line that says they loaded.
-      held = []
-      do {
-        try engine?.setRules(fresh.rules, listeners: listeners(fresh.pack))
-        note("Rules reloaded: \(fresh.rules.count) rule\(fresh.rules.count == 1 ? "" : "s")", .info)
-      } catch {
-        note("Rules not reloaded: \(error)", .error)
+      // What the new rules cause is logged after the line that says they loaded.
+      logConsequences {
+        do {
+          try engine?.setRules(fresh.rules, listeners: listeners(fresh.pack))
+          note("Rules reloaded: \(fresh.rules.count) rule\(fresh.rules.count == 1 ? "" : "s")", .info)
+        } catch {
+          note("Rules not reloaded: \(error)", .error)
+        }
       }
-      let unlocks = held ?? []
-      held = nil
-      for record in unlocks { announce(record) }
     case .failure(let error):
       note("Rules not reloaded, the previous ones keep running: \(withinPack(error))", .error)
     }
@@ -79,9 +77,9 @@ extension Simulator {
   func attach(_ pack: LuaRulePack?) {
     pack?.onDiagnostic { [weak self] error in
       guard let self else { return }
-      self.note("Script error: \(self.withinPack(error))", .error)
+      self.report("Script error: \(self.withinPack(error))", .error)
     }
-    pack?.onPrint { [weak self] line in self?.note("print: \(line)", .info) }
+    pack?.onPrint { [weak self] line in self?.report("print: \(line)", .info) }
   }
 
   /// An error's text with the rules' folder left out of file names (`unlocks.lua:3:`), so
@@ -95,15 +93,11 @@ extension Simulator {
   }
 
   func announce(_ record: UnlockRecord) {
-    if held != nil {
-      held?.append(record)
-      return
-    }
     let rule = source?.rules.first { $0.id == record.rule }
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""
     let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"
-    note("★ \(kind) \(record.rule)\(title)\(points)", .unlock)
+    report("★ \(kind) \(record.rule)\(title)\(points)", .unlock)
   }
 }
 

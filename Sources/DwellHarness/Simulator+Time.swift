@@ -14,16 +14,21 @@ extension Simulator {
   static let longestRun: Int64 = 200 * 365 * 86400 * 1_000_000_000
 
   func wait(_ args: [String]) throws(CommandError) -> String {
+    let duration: Duration
     if args.first?.lowercased() == "until" {
       let target = try timeOfDay(args.dropFirst().joined())
       var seconds: Int = target.hour * 3600 + target.minute * 60 - secondsSinceMidnight()
       if seconds <= 0 { seconds += 86400 }
-      try advance(.seconds(seconds))
+      duration = .seconds(seconds)
     } else {
       guard !args.isEmpty else { throw CommandError("wait takes a duration: \(SimDuration.forms)") }
-      try advance(try SimDuration.parse(args.joined()))
+      duration = try SimDuration.parse(args.joined())
     }
-    note("Waited; now \(localTime().date) \(localTime().time)", .info)
+    try checkAdvance(duration)
+    // Said when the wait begins, so what happens during it follows in time order.
+    let end = local(WallInstant(nanosecondsSince1970: wall.now().nanosecondsSince1970 + Self.nanoseconds(duration)))
+    note("Waiting until \(end.date) \(end.time)", .info)
+    try advance(duration)
     return ""
   }
 
@@ -88,7 +93,7 @@ extension Simulator {
         throw CommandError("clock takes an offset like +2h or -3d, or 'set YYYY-MM-DD HH:MM'")
       }
       let offset = try SimDuration.parse(String(text.dropFirst()))
-      let nanos = offset.components.seconds * 1_000_000_000 + offset.components.attoseconds / 1_000_000_000
+      let nanos = Self.nanoseconds(offset)
       target = WallInstant(
         nanosecondsSince1970: wall.now().nanosecondsSince1970 + (text.hasPrefix("-") ? -nanos : nanos))
     }
@@ -117,13 +122,17 @@ extension Simulator {
 
   /// Checks that `duration` keeps the wall clock and the app's run within their limits.
   private func checkAdvance(_ duration: Duration) throws(CommandError) {
-    let nanos = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
+    let nanos = Self.nanoseconds(duration)
     guard clock.now().nanoseconds <= Self.longestRun - nanos else {
       throw CommandError("a simulation runs for at most 200 years of app time")
     }
     guard wall.now().nanosecondsSince1970 <= Self.latest.nanosecondsSince1970 - nanos else {
       throw CommandError("that would take the clock past 2200-12-31, the last day the simulator goes to")
     }
+  }
+
+  private static func nanoseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
   }
 
   private func advance(_ duration: Duration) throws(CommandError) {

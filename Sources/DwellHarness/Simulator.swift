@@ -97,8 +97,6 @@ public final class Simulator: @unchecked Sendable {
   var watcher: RuleWatcher?
   /// A watcher that is never started: `checkNow()` runs its handler on the caller.
   var poller: RuleWatcher?
-  /// Unlocks announced while a reload is applied, logged after "Rules reloaded".
-  var held: [UnlockRecord]?
   var closed = false
   /// Columns for the answers of `rules`, `status` and `explain` (the CLI sets the
   /// terminal's width, from any thread).
@@ -106,12 +104,16 @@ public final class Simulator: @unchecked Sendable {
     get { logLock.withLock { columns } }
     set { logLock.withLock { columns = max(20, newValue) } }
   }
-  private var columns = 80
-  private var logLines: [LogLine] = []
+  var columns = 80
+  /// The log (under `logLock`): the last 1,000 lines.
+  var logLines: [LogLine] = []
   /// Lines dropped from the front of the log (it keeps the last 1,000).
-  private var dropped = 0
+  var dropped = 0
+  /// What the running command caused so far (under `logLock`), logged after its own lines;
+  /// `nil` between commands.
+  var caused: [LogLine]?
   /// Notifications plugins posted, "Title: body", oldest first.
-  private var posted: [String] = []
+  var posted: [String] = []
   /// Called (on any thread) after the state changed outside a command (a hot reload).
   public var onChange: (@Sendable () -> Void)?
 
@@ -195,13 +197,14 @@ public final class Simulator: @unchecked Sendable {
       throw CommandError("unknown command '\(verb)'; \(hint)type 'help' for the list")
     }
     if watcher == nil { reloadIfChanged(force: false) }
-    let output: String
-    do {
-      output = try command.run(self, Array(words.dropFirst()))
-    } catch let error as CommandError {
-      throw error
-    } catch {
-      throw CommandError("\(error)")
+    let output = try logConsequences { () throws(CommandError) -> String in
+      do {
+        return try command.run(self, Array(words.dropFirst()))
+      } catch let error as CommandError {
+        throw error
+      } catch {
+        throw CommandError("\(error)")
+      }
     }
     if recordHistory && command.isRecorded { history.append(line) }
     return output
@@ -231,45 +234,4 @@ public final class Simulator: @unchecked Sendable {
     if started || !current.isEmpty { words.append(current) }
     return words
   }
-
-  // MARK: The log
-
-  func note(_ text: String, _ kind: LogLine.Kind) {
-    let line = LogLine(time: timeStamp(), text: text, kind: kind)
-    logLock.withLock {
-      logLines.append(line)
-      if logLines.count > 1000 {
-        dropped += logLines.count - 1000
-        logLines.removeFirst(logLines.count - 1000)
-      }
-    }
-  }
-
-  /// Notifications plugins posted in this world, "Title" or "Title: body".
-  var notifications: [String] {
-    get { logLock.withLock { posted } }
-    set { logLock.withLock { posted = newValue } }
-  }
-
-  /// The log, oldest first (the last 1,000 lines).
-  public var log: [LogLine] {
-    get { logLock.withLock { logLines } }
-    set {
-      logLock.withLock {
-        dropped += logLines.count
-        logLines = newValue
-      }
-    }
-  }
-
-  /// Log lines added since `count` lines, for line mode.
-  public func log(since count: Int) -> (lines: [String], count: Int) {
-    logLock.withLock {
-      let fresh = logLines.dropFirst(min(logLines.count, max(0, count - dropped)))
-      return (fresh.map { "\($0.time)  \($0.text)" }, dropped + logLines.count)
-    }
-  }
-
-  /// How many log lines were ever written.
-  public var logCount: Int { logLock.withLock { dropped + logLines.count } }
 }

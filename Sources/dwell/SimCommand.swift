@@ -56,8 +56,10 @@ enum SimCommand {
         """
         $ dwell sim --rules rules/learning --start "2026-05-04 09:00"
         > open Lessons
+        05-04 09:00:00  Opened Lessons
         05-04 09:00:00  ★ Achievement first-lesson "First lesson" (+10 points)
         > wait 30m
+        05-04 09:00:00  Waiting until 2026-05-04 09:30:00
         05-04 09:10:00  ★ Achievement lesson-time/bronze "Lesson time" (+10 points)
         05-04 09:30:00  ★ Unlocked bonus-level "Bonus level"
         """),

@@ -130,7 +130,7 @@ import Testing
     try tmux(["send-keys", "-t", "sim", "open 深い呼吸と静かな朝の瞑想セッションと長い名前", "Enter"])
     try tmux(["send-keys", "-t", "sim", "open 瞑想の時間", "Enter"])
     try tmux(["send-keys", "-t", "sim", "wait 3m", "Enter"])
-    _ = try tmux.screen(waitingFor: "Waited")
+    _ = try tmux.screen(waitingFor: "Waiting until")
     try "unlock \"x\" {".write(toFile: rules, atomically: true, encoding: .utf8)  // an error to show
     _ = try tmux.screen(waitingFor: "Rules not reloaded")
     for (width, height) in [(60, 20), (120, 40), (80, 24), (60, 20)] {

@@ -143,6 +143,41 @@ import Testing
     #expect((json?["app"] as? [String: Any])?["seconds"] as? Double == 90)
   }
 
+  /// Every command's own line comes first in the log, then what it caused: unlocks,
+  /// awards, notifications and script errors, whichever command caused them.
+  @Test func theLogSaysTheCommandThenWhatItCaused() throws {
+    let dir = try Self.pack(
+      """
+      unlock "opened" { when = { screen = "Lessons", visits = 1 } }
+      unlock "second-session" { when = { sessions = 2 } }
+      unlock "half-hour" { when = { appSeconds = minutes(30) } }
+      local p = plugin "watch"
+      p.on("screen_enter", function(u, name) if name == "Quiz" then p.notify("Quiz opened") end end)
+      p.on("pause", function(u) p.award(1, "paused") end)
+      local f = plugin "faulty"
+      f.on("screen_leave", function(u, name) if name == "Quiz" then error("no leaving") end end)
+      """)
+    let sim = try Self.sim(dir)
+    let steps: [(command: String, own: String, caused: String)] = [
+      ("open Lessons", "Opened Lessons", "★ Unlocked opened"),
+      ("tab Quiz", "Switched to the Quiz tab", "✉ Quiz opened"),
+      ("wait 30m", "Waiting until 2026-05-04 09:30:00", "★ Unlocked half-hour"),
+      ("back", "Closed Quiz", "Script error: plugin 'faulty': pack.lua:8: no leaving"),
+      ("bg", "App in the background", "★ +1 points from watch: paused"),
+      ("wait 31m", "Waiting until", ""),
+      ("fg", "App back in the foreground, active", "★ Unlocked second-session"),
+    ]
+    for step in steps {
+      let before = sim.log.count
+      try sim.perform(step.command)
+      let lines = sim.log.dropFirst(before).map(\.text)
+      #expect(lines.first?.hasPrefix(step.own) == true, "\(step.command): \(lines)")
+      if !step.caused.isEmpty {
+        #expect(lines.dropFirst().contains { $0.hasPrefix(step.caused) }, "\(step.command): \(lines)")
+      }
+    }
+  }
+
   /// A reload that unlocks says first that the rules reloaded, then what unlocked.
   @Test func reloadUnlocksAreLoggedAfterTheReload() throws {
     let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(30) } }"#)
