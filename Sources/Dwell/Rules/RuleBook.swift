@@ -180,7 +180,7 @@ struct RuleBook {
       return false
     case .check(let check):
       if context.view == nil {
-        context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers[context.appSlot])
+        context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
       }
       guard let view = context.view else { return false }
       return check.check.holds(view)
@@ -203,17 +203,18 @@ struct RuleBook {
   }
 
   func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
-    // Borrowed in place: `qualifiers[appSlot]` copied the qualifier (and its days) every tick.
-    qualifiers.withUnsafeBufferPointer { Self.makeView(at: m, accountant, today: today, appDays: $0[appSlot]) }
+    Self.makeView(at: m, accountant, today: today, appDays: qualifiers, appSlot)
   }
 
+  /// The view at `m`, the app's days read in place from `qualifiers[slot]` (not copied).
   private static func makeView(
-    at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays days: borrowing DayQualifier
+    at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays qualifiers: borrowing [DayQualifier],
+    _ slot: Int
   ) -> UsageView {
     UsageView(
       appSeconds: Double(accountant.app.nanos) / 1e9, sessions: accountant.sessions,
-      activeDays: days.count, longestStreak: days.longest,
-      currentStreak: days.current(endingOn: today),
+      activeDays: qualifiers[slot].count, longestStreak: qualifiers[slot].longest,
+      currentStreak: qualifiers[slot].current(endingOn: today),
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
       instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,

@@ -2,26 +2,51 @@
 /// a screen, also its visits per local day.
 struct Tally: Sendable, Equatable {
   var nanos: Int64 = 0
-  var days: [Day: Int64] = [:]
+  /// Time per local day but the day credited last (`latest`), whose time is kept apart:
+  /// crediting it and reading it, at every tick, hash no day.
+  private var earlier: [Day: Int64] = [:]
+  private var latest: Day?
+  private var latestNanos: Int64 = 0
   /// Visits begun on each local day (screens only). Visits counted by a Dwell that kept
   /// no per-day counts, and not found in the store's visit rows, are in no day.
   var visitDays: [Day: Int] = [:]
 
+  /// Time per local day (a copy: for queries and saving, not for every tick).
+  var days: [Day: Int64] {
+    guard let latest else { return earlier }
+    var all = earlier
+    all[latest] = latestNanos
+    return all
+  }
+
   /// Adds time, saturating at 292 years rather than trapping: only a damaged or forged
   /// store holds that much, and it must not crash the app that opens it. Returns whether
-  /// `day` had no time before (one hash of the day: this runs every tick).
+  /// `day` had no time before (no hash when `day` is the day credited last, as at every tick).
   @inline(__always) @discardableResult
   mutating func add(_ amount: Int64, on day: Day) -> Bool {
     nanos.addSaturating(amount)
-    guard let slot = days.index(forKey: day) else {
-      days[day] = amount
-      return true
+    if day == latest {
+      latestNanos.addSaturating(amount)
+      return false
     }
-    days.values[slot].addSaturating(amount)
-    return false
+    return move(to: day, adding: amount)
   }
 
-  func nanos(on day: Day) -> Int64 { days[day] ?? 0 }
+  /// Makes `day` the latest day, putting the one before it with the others, and adds `amount`.
+  private mutating func move(to day: Day, adding amount: Int64) -> Bool {
+    if let latest { earlier[latest] = latestNanos }
+    let had = earlier.removeValue(forKey: day)
+    latest = day
+    latestNanos = had ?? 0
+    latestNanos.addSaturating(amount)
+    return had == nil
+  }
+
+  func nanos(on day: Day) -> Int64 { day == latest ? latestNanos : earlier[day] ?? 0 }
+
+  static func == (a: Tally, b: Tally) -> Bool {
+    a.nanos == b.nanos && a.visitDays == b.visitDays && a.days == b.days
+  }
 
   /// Adds visits begun on `day`, saturating (a damaged store's counts must not trap).
   mutating func addVisits(_ count: Int, on day: Day) {
@@ -32,7 +57,7 @@ struct Tally: Sendable, Equatable {
   /// Adds a subject's rows of the store's day totals (none negative), with the day tables
   /// sized for them first.
   mutating func add(_ rows: [DayRow]) {
-    days.reserveCapacity(days.count + rows.count)
+    earlier.reserveCapacity(earlier.count + rows.count)
     let visited = rows.reduce(0) { $1.visits > 0 ? $0 + 1 : $0 }
     if visited > 0 { visitDays.reserveCapacity(visitDays.count + visited) }
     for row in rows {
