@@ -179,6 +179,14 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     guard let L, let state = LuaState.owner(L) else { return 0 }
     let name = state.describe(1)
     let event = state.describe(2)
+    if !state.loading {
+      state.collector.handlersAddedLate = true
+    } else if lua_tointegerx(L, 4, nil) == 1, lua_type(L, 3) == LUA_TFUNCTION {
+      lua_pushvalue(L, 3)
+      state.collector.soleHandlers[event, default: [:]][name] = state.reference()
+    } else if let ref = state.collector.soleHandlers[event]?.removeValue(forKey: name) {
+      luaL_unref(L, dwell_lua_registryindex(), ref)
+    }
     if !state.collector.subscriptions[event, default: []].contains(name) {
       state.collector.subscriptions[event, default: []].append(name)
     }

@@ -33,32 +33,41 @@ extension LuaRuntime {
       defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
       var actions: [UsageAction] = []
-      for index in subscribed {
+      let direct = !state.collector.handlersAddedLate
+      for (n, index) in subscribed.enumerated() {
         let plugin = plugins[index]
         if !box.disabledPlugins.isEmpty, box.disabledPlugins.contains(plugin) { continue }
         guard !state.tickSpent else { break }
         ensureUsage(&box, usage)
         state.now = usage.instant
-        state.actions.removeAll()
-        state.pushReference(state.dispatchRef)
-        state.pushReference(pluginRefs[index])
-        state.pushReference(eventRefs[kind])
+        if !state.actions.isEmpty { state.actions.removeAll() }
+        // A plugin's only handler of the event is called as `dispatch` would call it.
+        let sole = direct ? soleHandlers[kind][n] : LUA_NOREF
+        if sole == LUA_NOREF {
+          state.pushReference(state.dispatchRef)
+          state.pushReference(pluginRefs[index])
+          state.pushReference(eventRefs[kind])
+        } else {
+          state.pushReference(sole)
+        }
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
         box.unsaved[index] = true
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
-          try state.protectedCall(arguments: 4, results: 0, usage: usage)
-          actions += state.actions
+          try state.protectedCall(arguments: sole == LUA_NOREF ? 4 : 2, results: 0, usage: usage)
+          if !state.actions.isEmpty { actions += state.actions }
         } catch {
           var failure = error as? ScriptError ?? ScriptError("\(error)")
           failure.message = "plugin '\(plugin)': \(failure.message)"
           disable("plugin:" + plugin, failure, &box, &failures)
         }
-        state.actions.removeAll()
+        if !state.actions.isEmpty { state.actions.removeAll() }
       }
-      failures += state.output.reports
-      state.output.reports.removeAll()
+      if !state.output.reports.isEmpty {
+        failures += state.output.reports
+        state.output.reports.removeAll()
+      }
       return actions
     }
     report(failures)

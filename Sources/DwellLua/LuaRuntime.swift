@@ -36,6 +36,9 @@ final class LuaRuntime: Sendable {
   /// index), as indices in subscription order; registry references to both names.
   let plugins: [String]
   let subscribers: [[Int]]
+  /// Beside ``subscribers``: a registry reference to the plugin's one handler of the
+  /// event, called directly, or `LUA_NOREF` (it has several: `dispatch` runs them).
+  let soleHandlers: [[Int32]]
   let pluginRefs: [Int32]
   let eventRefs: [Int32]
   /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>`.
@@ -50,8 +53,13 @@ final class LuaRuntime: Sendable {
     let subscriptions = state.collector.subscriptions
     let plugins = Set(subscriptions.values.joined()).sorted()
     self.plugins = plugins
-    subscribers = Self.eventNames.map { event in
+    let subscribers = Self.eventNames.map { event in
       (subscriptions[event] ?? []).compactMap { plugins.firstIndex(of: $0) }
+    }
+    self.subscribers = subscribers
+    let sole = state.collector.soleHandlers
+    soleHandlers = zip(Self.eventNames, subscribers).map { event, indices in
+      indices.map { sole[event]?[plugins[$0]] ?? LUA_NOREF }
     }
     var references: [Int32] = []
     for name in plugins + Self.eventNames {

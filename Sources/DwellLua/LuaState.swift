@@ -33,6 +33,11 @@ final class LuaState {
     var levels: [Level] = []
     /// Plugin names by event.
     var subscriptions: [String: [String]] = [:]
+    /// Registry references to each plugin's handler of an event (by event, then plugin),
+    /// for the plugins with one handler of it once loaded: called without `dispatch`.
+    var soleHandlers: [String: [String: Int32]] = [:]
+    /// Whether a handler was added after loading (then every event goes through `dispatch`).
+    var handlersAddedLate = false
     /// `file:line:` of each plugin's first `on`, for problems found after a call (its state).
     var places: [String: String] = [:]
     /// Definitions named but not yet given their table (see ``LuaRuleParser``).
@@ -52,7 +57,7 @@ final class LuaState {
   var dispatchRef: Int32 = 0
   var setStateRef: Int32 = 0
   var newEnvironmentRef: Int32 = 0
-  /// The prelude's plugins by name (`{ state = ..., handlers = ... }`), read raw.
+  /// The prelude's plugins by name (`{ name = ..., state = ... }`), read raw.
   var pluginsRef: Int32 = 0
   private(set) var hostRef: Int32 = 0
 

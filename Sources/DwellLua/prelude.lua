@@ -103,6 +103,9 @@ base.achievement = definer("achievement")
 function base.levels(list, ...) return G.__dwell_levels(plain(list), ...) end
 
 local plugins = {}
+-- Each plugin's handlers by event, out of scripts' reach: only `on` adds to them, and it
+-- tells the host, which calls a plugin's only handler of an event without `dispatch`.
+local handlers = {}
 local events = { screen_enter = true, screen_leave = true, session_start = true, pause = true,
                  day_start = true, unlock = true, tick = true }
 
@@ -112,7 +115,9 @@ function base.plugin(name)
   end
   check_id("plugin", name)
   if plugins[name] then error("plugin '" .. name .. "' is defined twice", 2) end
-  local p = { name = name, state = {}, handlers = {} }
+  local p = { name = name, state = {} }
+  local own = {}
+  handlers[name] = own
   function p.on(event, fn)
     if not events[event] then
       error("plugin '" .. name .. "': unknown event '" .. tostring(event) .. "' (events: screen_enter, " ..
@@ -121,10 +126,10 @@ function base.plugin(name)
     if type(fn) ~= "function" then
       error("plugin '" .. name .. "': on('" .. event .. "', ...) needs a function", 2)
     end
-    local list = p.handlers[event] or {}
+    local list = own[event] or {}
     list[#list + 1] = fn
-    p.handlers[event] = list
-    subscribe(name, event)
+    own[event] = list
+    subscribe(name, event, fn, #list)
   end
   function p.award(points, reason) act("award", name, points, reason) end
   function p.unlock(id) act("unlock", name, id) end
@@ -138,7 +143,7 @@ end
 -- what ipairs would run (list[1], list[2]... up to the first nil, read as ipairs reads
 -- them), without a call of its C iterator for each (this runs every second of app time).
 local function dispatch(name, event, u, arg)
-  local list = plugins[name].handlers[event]
+  local list = handlers[name][event]
   if not list then return end
   local i, fn = 1, list[1]
   while fn ~= nil do
