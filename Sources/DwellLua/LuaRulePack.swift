@@ -62,7 +62,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
       do {
         try state.run(script.text, name: script.name)
       } catch {
-        throw LuaRuleParser.ruleError(error.message, file: script.name)
+        throw LuaRuleParser.ruleError(error.message, file: script.name, source: script.text)
       }
     }
     if let unfinished = LuaRuleParser.unfinished(state) { throw unfinished }

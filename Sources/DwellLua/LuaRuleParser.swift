@@ -21,18 +21,10 @@ enum LuaRuleParser {
       file: pending.file)
   }
 
-  /// Splits Lua's `file:line: message` so the error names its file and line. An unclosed
-  /// bracket is reported at the line that opened it, where the mistake is.
-  static func ruleError(_ message: String, file: String) -> RuleError {
-    var message = message
-    if let open = message.range(of: "at line "), message.contains("(to close"),
-      let line = Int(message[open.upperBound...].prefix(while: \.isNumber)),
-      let colon = message.firstIndex(of: ":")
-    {
-      let rest = message[message.index(after: colon)...].drop(while: \.isNumber).dropFirst()
-      message =
-        "\(message[..<colon]):\(line): a bracket opened here is never closed (\(rest.trimmingCharacters(in: .whitespaces)))"
-    }
+  /// Splits Lua's `file:line: message` so the error names its file and line; a syntax
+  /// error of `source` (the script) is said as Lua's parser means it (``explainSyntax``).
+  static func ruleError(_ message: String, file: String, source: String? = nil) -> RuleError {
+    let message = source.map { explainSyntax(message, source: $0) } ?? message
     let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
     if parts.count == 3, let line = Int(parts[1]) {
       let text = parts[2].trimmingCharacters(in: .whitespaces)

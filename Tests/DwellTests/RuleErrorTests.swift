@@ -84,6 +84,74 @@ import Testing
     ),
   ]
 
+  /// Syntax mistakes said as Lua's parser means them, at the line of the mistake, with the
+  /// fix only where it is certain.
+  static let syntaxCases: [(pack: String, message: String)] = [
+    (
+      "unlock \"a\" {\n  title = \"A\"\n  when = { sessions = 3 },\n}",
+      "p.lua:3: expected '}' or ',' near 'when': add a ',' before 'when' (the table opened at line 1)"
+    ),
+    (
+      #"unlock "a" { title = "A" when = { sessions = 3 } }"#,
+      "p.lua:1: expected '}' or ',' near 'when': add a ',' before 'when'"
+    ),
+    (
+      "achievement \"a\" {\n  tiers = {\n    { \"bronze\" when = { sessions = 1 }, points = 10 },\n  },\n}",
+      "p.lua:3: expected '}' or ',' near 'when': add a ',' before 'when'"
+    ),
+    (
+      "levels {\n  { \"Beginner\", 0 }\n  { \"Learner\", 30 },\n}",
+      "p.lua:3: expected '}' or ',' near '{': add a ',' before '{' (the table opened at line 1)"
+    ),
+    (
+      #"levels { { "Beginner", 0 }, { "Learner" = 30 } }"#,
+      "p.lua:1: expected '}' or ',' near '='"
+    ),
+    (
+      "unlock \"a\" {\n  title = \"A\",\n  when = { sessions = 3 },\n",
+      "p.lua:1: the '{' opened here is never closed; add '}'"
+    ),
+    ("\nunlock \"a\" {\n  when = { sessions = 3 }\n", "p.lua:2: the '{' opened here is never closed; add '}'"),
+    (
+      "unlock \"a\" {\n  title = \"Level {1\", -- a } in a comment\n  description = [[ ( ]],\n  when = { sessions = 3 },\n",
+      "p.lua:1: the '{' opened here is never closed; add '}'"
+    ),
+    (
+      "local p = plugin \"x\"\np.on(\"tick\", function(u) p.award(1 \"late\") end)",
+      #"p.lua:2: expected ')' or ',' near '"late"': add a ',' before '"late"'"#
+    ),
+    (
+      "local p = plugin \"x\"\np.on(\"tick\", function(u)\n  p.award(1)\nend\n",
+      "p.lua:2: the '(' opened here is never closed; add ')'"
+    ),
+    (
+      "local p = plugin \"x\"\np.on(\"tick\", function(u)\n  return p.award(1)\n)",
+      "p.lua:4: expected 'end' near ')' (the 'function' opened at line 2)"
+    ),
+    (
+      "local p = plugin \"x\"\np.on(\"tick\", function(u)\n  p.award(1)\n",
+      "p.lua:2: the 'function' opened here is never closed; add 'end'"
+    ),
+    (
+      "unlock \"a\" { check = function(u)\n  if u.hour = 23 then return true end\nend }",
+      "p.lua:2: expected 'then' near '=': to compare two values, write '=='"
+    ),
+    (
+      #"unlock "a" { title = "A, when = { sessions = 3 } }"#,
+      #"p.lua:1: a string is not closed: end it with the quote it starts with, on the same line"#
+    ),
+  ]
+
+  @Test(arguments: syntaxCases)
+  func aSyntaxMistakeIsSaidAsLuaMeansIt(pack: String, message: String) {
+    do {
+      let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
+      Issue.record("accepted with \(loaded.rules.count) rules: \(pack)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
   @Test(arguments: cases)
   func aBadPackGetsItsExactMessage(pack: String, message: String) {
     do {

@@ -1,0 +1,172 @@
+// Lua's syntax errors said the way its parser means them: what it expected, near what, and
+// the fix where the mistake is certain (a missing ',' between fields, a bracket never closed).
+internal import Foundation
+
+extension LuaRuleParser {
+  /// `message` (Lua's `file:line: ... near T`) rewritten for a designer; other messages
+  /// are returned as they are. `source` is the script, to find a bracket left open when
+  /// Lua only says the file ended.
+  ///
+  /// ```
+  /// p.lua:3: '}' expected (to close '{' at line 1) near 'name'
+  /// p.lua:3: expected '}' or ',' near 'name': add a ',' before 'name' (the table opened at line 1)
+  /// ```
+  static func explainSyntax(_ message: String, source: String) -> String {
+    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count == 3, let line = Int(parts[1]) else { return message }
+    let file = parts[0]
+    if parts[2].hasPrefix(" unfinished string near ") {
+      return "\(file):\(line): a string is not closed: end it with the quote it starts with, on the same line"
+    }
+    guard let error = SyntaxError(parts[2]) else { return message }
+    if error.near == "<eof>" {
+      if let opened = error.opened {
+        return
+          "\(file):\(opened.line): the \(opened.token) opened here is never closed; add \(error.expected ?? "its end")"
+      }
+      if let open = unclosedBracket(in: source) {
+        return "\(file):\(open.line): the '\(open.bracket)' opened here is never closed; add '\(open.closer)'"
+      }
+      if let expected = error.expected { return "\(file):\(line): expected \(expected) before the end of the file" }
+      return message
+    }
+    let near = error.near
+    let table = error.opened.map { " (the \($0.token == "'{'" ? "table" : $0.token) opened at line \($0.line))" } ?? ""
+    switch error.expected {
+    case "'}'":
+      let hint = startsValue(near) ? ": add a ',' before \(near)" : ""
+      return "\(file):\(line): expected '}' or ',' near \(near)\(hint)\(table)"
+    case "')'":
+      let hint = near == "'='" ? comparing : startsValue(near) ? ": add a ',' before \(near)" : ""
+      return "\(file):\(line): expected ')' or ',' near \(near)\(hint)\(table)"
+    case .some(let expected):
+      return "\(file):\(line): expected \(expected) near \(near)\(near == "'='" ? comparing : "")\(table)"
+    case nil:
+      return message
+    }
+  }
+
+  private static let comparing = ": to compare two values, write '=='"
+
+  /// Lua's `X expected (to close Y at line N) near T`, or `unexpected symbol near T`.
+  private struct SyntaxError {
+    var expected: String?
+    var opened: (token: String, line: Int)?
+    var near: String
+
+    init?(_ text: Substring) {
+      guard let nearRange = text.range(of: " near ") else { return nil }
+      near = String(text[nearRange.upperBound...])
+      var what = text[..<nearRange.lowerBound].trimmingPrefix(" ")
+      if let close = what.range(of: " (to close "), what.hasSuffix(")") {
+        let inside = what[close.upperBound..<what.index(before: what.endIndex)]
+        guard let at = inside.range(of: " at line "), let line = Int(inside[at.upperBound...]) else { return nil }
+        opened = (String(inside[..<at.lowerBound]), line)
+        what = what[..<close.lowerBound]
+      }
+      if what.hasSuffix(" expected") {
+        expected = String(what.dropLast(" expected".count))
+      } else if what != "unexpected symbol" {
+        return nil
+      }
+    }
+  }
+
+  /// Whether the token Lua stopped at can begin a value: a name (not a block keyword), a
+  /// string, a number or a bracket, which a ',' would have made the next field or argument.
+  private static func startsValue(_ near: String) -> Bool {
+    guard near.hasPrefix("'"), near.hasSuffix("'"), near.count > 2 else { return false }
+    let token = near.dropFirst().dropLast()
+    guard let first = token.first else { return false }
+    if first.isLetter || first == "_" { return !blockWords.contains(String(token)) }
+    return first.isNumber || "\"'[{.#".contains(first)
+  }
+
+  private static let blockWords: Set<String> = [
+    "and", "break", "do", "else", "elseif", "end", "for", "goto", "if", "in", "local", "or", "repeat", "return", "then",
+    "until", "while",
+  ]
+
+  /// The innermost `{`, `(` or `[` that `source` never closes, with its line, skipping
+  /// strings and comments; `nil` when every bracket is closed.
+  static func unclosedBracket(in source: String) -> (bracket: Character, closer: Character, line: Int)? {
+    let pairs: [Character: Character] = ["{": "}", "(": ")", "[": "]"]
+    var open: [(bracket: Character, line: Int)] = []
+    var scanner = LuaScanner(source)
+    while let (character, line) = scanner.next() {
+      if pairs[character] != nil {
+        open.append((character, line))
+      } else if pairs.values.contains(character), !open.isEmpty {
+        open.removeLast()
+      }
+    }
+    return open.last.flatMap { entry in pairs[entry.bracket].map { (entry.bracket, $0, entry.line) } }
+  }
+}
+
+/// The characters of Lua code outside strings and comments, each with its line.
+private struct LuaScanner {
+  private let characters: [Character]
+  private var index = 0
+  private var line = 1
+
+  init(_ source: String) { characters = Array(source) }
+
+  mutating func next() -> (Character, Int)? {
+    while index < characters.count {
+      let character = characters[index]
+      if character == "-", peek(1) == "-" {
+        index += 2
+        if let level = longBracket() { skipLong(level) } else { skip { $0 != "\n" } }
+      } else if character == "[", let level = longBracket() {
+        skipLong(level)
+      } else if character == "\"" || character == "'" {
+        index += 1
+        skipString(character)
+      } else {
+        index += 1
+        if character == "\n" { line += 1 }
+        return (character, line)
+      }
+    }
+    return nil
+  }
+
+  private func peek(_ offset: Int) -> Character? {
+    index + offset < characters.count ? characters[index + offset] : nil
+  }
+
+  /// At `[` followed by `=`s and `[`: the number of `=`s, having moved past it.
+  private mutating func longBracket() -> Int? {
+    guard peek(0) == "[" else { return nil }
+    var level = 0
+    while peek(1 + level) == "=" { level += 1 }
+    guard peek(1 + level) == "[" else { return nil }
+    index += level + 2
+    return level
+  }
+
+  private mutating func skipLong(_ level: Int) {
+    let closing: [Character] = ["]"] + Array(repeating: "=", count: level) + ["]"]
+    while index < characters.count {
+      if characters[index...].starts(with: closing) {
+        index += closing.count
+        return
+      }
+      if characters[index] == "\n" { line += 1 }
+      index += 1
+    }
+  }
+
+  private mutating func skipString(_ quote: Character) {
+    while index < characters.count, characters[index] != quote, characters[index] != "\n" {
+      if characters[index] == "\\", peek(1) == "\n" { line += 1 }
+      index += characters[index] == "\\" ? 2 : 1
+    }
+    index += 1
+  }
+
+  private mutating func skip(while condition: (Character) -> Bool) {
+    while index < characters.count, condition(characters[index]) { index += 1 }
+  }
+}
