@@ -60,9 +60,20 @@ function base.xpcall(f, handler, ...)
   return false, select(2, pcall(handler, result[2]))
 end
 
-function base.minutes(n) return n * 60 end
-function base.hours(n) return n * 3600 end
-function base.days(n) return n * 86400 end
+-- Durations in seconds; anything but a number is the designer's mistake, said at their line.
+local function duration(name, seconds)
+  return function(n)
+    if type(n) ~= "number" then
+      local got = type(n) == "nil" and "nil" or type(n) == "string" and ('a string ("' .. n:sub(1, 40) .. '")')
+        or ("a " .. type(n))
+      error(name .. "() takes a number of " .. name .. ", got " .. got .. ", as in " .. name .. "(20)", 2)
+    end
+    return n * seconds
+  end
+end
+base.minutes = duration("minutes", 60)
+base.hours = duration("hours", 3600)
+base.days = duration("days", 86400)
 
 -- Ids: 1 to limits.id_length letters, digits or - _ . : /
 local function check_id(what, id)

@@ -16,9 +16,7 @@ enum RulesCommand {
     sections: [.init("EXAMPLE", "dwell rules check rules/learning")],
     run: run)
 
-  static let forbidden = [
-    "io", "os", "debug", "package", "require", "load", "loadfile", "dofile", "collectgarbage", "rawset",
-  ]
+  static let forbidden = ScriptNames.withheld
 
   static func run(_ args: Arguments) throws {
     let path = args.argument("PATH")

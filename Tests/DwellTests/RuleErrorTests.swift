@@ -142,6 +142,82 @@ import Testing
     ),
   ]
 
+  /// A unit helper given something else than a number, or a misspelt helper: said at the
+  /// designer's line, as what it means, with the helper they probably meant.
+  static let helperCases: [(pack: String, message: String)] = [
+    (
+      #"unlock "a" { when = { appSeconds = minutes("twenty") } }"#,
+      #"p.lua:1: minutes() takes a number of minutes, got a string ("twenty"), as in minutes(20)"#
+    ),
+    (
+      "\nunlock \"a\" { when = { appSeconds = hours(nil) } }",
+      "p.lua:2: hours() takes a number of hours, got nil, as in hours(20)"
+    ),
+    (
+      #"unlock "a" { when = { appSeconds = days({ 2 }) } }"#,
+      "p.lua:1: days() takes a number of days, got a table, as in days(20)"
+    ),
+    (
+      #"unlock "a" { when = { appSeconds = minute(20) } }"#,
+      "p.lua:1: minute() is not a Dwell helper or a Lua function rule packs have (did you mean minutes()?)"
+    ),
+    (
+      #"achievment "a" { when = { sessions = 2 } }"#,
+      "p.lua:1: achievment() is not a Dwell helper or a Lua function rule packs have (did you mean achievement()?)"
+    ),
+    (
+      #"unlock "a" { when = { appSeconds = frobnicate(2) } }"#,
+      "p.lua:1: frobnicate() is not a Dwell helper or a Lua function rule packs have; "
+        + "the helpers are minutes, hours, days, unlock, achievement, levels, plugin"
+    ),
+    (#"unlock "a" { when = { appSeconds = mth.floor(2.5) } }"#, "p.lua:1: mth is not defined (did you mean math?)"),
+    ("local now = os.time()", "p.lua:1: os is not available in rule packs (sandbox)"),
+  ]
+
+  @Test(arguments: helperCases)
+  func aHelperMistakeIsSaidAtTheDesignersLine(pack: String, message: String) {
+    do {
+      let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
+      Issue.record("accepted with \(loaded.rules.count) rules: \(pack)")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  /// The same words when a check calls the helper wrongly as the app runs: the check is
+  /// disabled and the problem names the file and line.
+  @Test func aCheckThatMisusesAHelperSaysSoWhenItRuns() throws {
+    let pack = try LuaRulePack(scripts: [
+      (
+        "p.lua",
+        """
+        unlock "late" { check = function(u)
+          return u.app.seconds >= minute(20)
+        end }
+        unlock "typed" { check = function(u) return u.app.seconds >= minutes(tostring(u.hour)) end }
+        """
+      )
+    ])
+    let rig = Rig(configuration: .init(rules: pack.rules))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(3)
+    let messages = Dictionary(pack.diagnostics.compactMap { d in d.rule.map { ($0, d.message) } }) { a, _ in a }
+    #expect(
+      messages["late"]?.contains(
+        "p.lua:2: minute() is not a Dwell helper or a Lua function rule packs have (did you mean minutes()?)") == true,
+      "\(messages)")
+    #expect(messages["typed"]?.contains("p.lua:4: minutes() takes a number of minutes, got a string (\"") == true)
+  }
+
+  /// The names the messages offer are the sandbox's own: each is there, each withheld one is not.
+  @Test func theNamesOfferedAreTheSandboxs() throws {
+    let names = ScriptNames.helpers + ScriptNames.lua
+    let present = names.map { "assert(\($0) ~= nil, '\($0)')" }.joined(separator: "\n")
+    let absent = ScriptNames.withheld.map { "assert(\($0) == nil, '\($0)')" }.joined(separator: "\n")
+    _ = try LuaRulePack(scripts: [("p.lua", present + "\n" + absent)])
+  }
+
   @Test(arguments: syntaxCases)
   func aSyntaxMistakeIsSaidAsLuaMeansIt(pack: String, message: String) {
     do {

@@ -184,9 +184,9 @@ private let budget = "instruction budget exceeded"
     check("plugin(nil)", "plugin needs a name"),
     check("plugin('x').on('nope', print)", "unknown event"),
     check("levels(5)", "levels"),
-    check("local m = minutes('x') return m", "attempt to mul"),
+    check("local m = minutes('x') return m", "minutes() takes a number of minutes, got a string"),
     // A tail call leaves no frame of the script: the function's first line is named.
-    check("return minutes('x')", "attempt to mul", line: 1),
+    check("return minutes('x')", "minutes() takes a number of minutes, got a string", line: 1),
   ])
   func errorsNameTheScriptsFileAndLine(_ hostile: Hostile) throws {
     let outcome = try Hostile.run(hostile.script)
