@@ -174,16 +174,6 @@ import Testing
     ("local now = os.time()", "p.lua:1: os is not available in rule packs (sandbox)"),
   ]
 
-  @Test(arguments: helperCases)
-  func aHelperMistakeIsSaidAtTheDesignersLine(pack: String, message: String) {
-    do {
-      let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
-      Issue.record("accepted with \(loaded.rules.count) rules: \(pack)")
-    } catch {
-      #expect(error.description == message)
-    }
-  }
-
   /// The same words when a check calls the helper wrongly as the app runs: the check is
   /// disabled and the problem names the file and line.
   @Test func aCheckThatMisusesAHelperSaysSoWhenItRuns() throws {
@@ -218,17 +208,7 @@ import Testing
     _ = try LuaRulePack(scripts: [("p.lua", present + "\n" + absent)])
   }
 
-  @Test(arguments: syntaxCases)
-  func aSyntaxMistakeIsSaidAsLuaMeansIt(pack: String, message: String) {
-    do {
-      let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
-      Issue.record("accepted with \(loaded.rules.count) rules: \(pack)")
-    } catch {
-      #expect(error.description == message)
-    }
-  }
-
-  @Test(arguments: cases)
+  @Test(arguments: cases + syntaxCases + helperCases)
   func aBadPackGetsItsExactMessage(pack: String, message: String) {
     do {
       let loaded = try LuaRulePack(scripts: [("p.lua", pack)])
