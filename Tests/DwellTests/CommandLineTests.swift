@@ -243,7 +243,7 @@ import Testing
     let broken = try CommandLineTests.write("unlock \"y\" {\n", to: dir, name: "y.lua")
     let syntax = try CommandLineTests.dwell(["rules", "check", broken])
     #expect(syntax.status == 1)
-    #expect(syntax.stderr.contains("y.lua:2: unexpected symbol near <eof>"))
+    #expect(syntax.stderr.contains("y.lua:1: the '{' opened here is never closed; add '}'"))
     #expect(try CommandLineTests.dwell(["rules"]).status == 2)
   }
 
