@@ -20,9 +20,7 @@ struct PersonaFields {
 
   func persona() throws(PersonaError) -> Persona {
     guard case .object(let members) = spec else { throw PersonaError("needs a table of fields") }
-    if let unknown = members.map(\.key).first(where: { !Self.known.contains($0) }) {
-      throw PersonaError("unknown field '\(unknown)' (fields: \(Self.known.sorted().joined(separator: ", ")))")
-    }
+    try Self.known(members, Self.known, "")
     let (screens, start) = try self.screens()
     return Persona(
       name: name, share: try number("share", default: 1, in: 0...1e9),
@@ -52,6 +50,17 @@ struct PersonaFields {
     -> Double
   {
     try number(key, spec[key], default: fallback, in: range)
+  }
+
+  /// Refuses a key of `members` that is not one of `known`, naming the nearest one
+  /// (`where` is "" or the field the table is, "churn.").
+  static func known(_ members: [(key: String, value: JSONValue)], _ known: Set<String>, _ place: String)
+    throws(PersonaError)
+  {
+    guard let unknown = members.map(\.key).first(where: { !known.contains($0) }) else { return }
+    throw PersonaError(
+      "\(place)unknown field '\(unknown)'\(Spelling.hint(for: unknown, in: known)) "
+        + "(fields: \(known.sorted().joined(separator: ", ")))")
   }
 
   static func format(_ value: Double) -> String {
@@ -91,7 +100,9 @@ struct PersonaFields {
       case "poisson":
         guard case .number(let mean, _) = argument, mean >= 0, mean <= 10_000 else { throw bad }
         return .poisson(mean)
-      default: throw bad
+      default:
+        let hint = Spelling.hint(for: kind, in: ["uniform", "normal", "lognormal", "poisson"])
+        throw hint.isEmpty ? bad : PersonaError("\(key): unknown distribution '\(kind)'\(hint)")
       }
     default: throw bad
     }
@@ -105,7 +116,9 @@ struct PersonaFields {
     var result = Array(repeating: 1.0, count: 7)
     for (key, item) in members {
       guard let index = Self.weekdayNames.firstIndex(of: key) else {
-        throw PersonaError("weekdays: unknown day '\(key)' (days: mon, tue, wed, thu, fri, sat, sun)")
+        throw PersonaError(
+          "weekdays: unknown day '\(key)'\(Spelling.hint(for: key, in: Self.weekdayNames)) "
+            + "(days: mon, tue, wed, thu, fri, sat, sun)")
       }
       result[index] = try number("weekdays." + key, item, default: 1, in: 0...100)
     }
@@ -138,9 +151,7 @@ struct PersonaFields {
     var screens: [Persona.Screen] = []
     for (name, value) in members {
       guard case .object(let fields) = value else { throw PersonaError("screens.\(name) must be a table") }
-      if let unknown = fields.map(\.key).first(where: { $0 != "stay" && $0 != "next" }) {
-        throw PersonaError("screens.\(name): unknown field '\(unknown)' (fields: stay, next)")
-      }
+      try Self.known(fields, ["stay", "next"], "screens.\(name): ")
       let stay = try distribution("screens.\(name).stay", value["stay"], default: .lognormal(median: 30, spread: 0.7))
       var next: [(screen: Int, weight: Double)] = []
       if let targets = value["next"] {
@@ -149,7 +160,8 @@ struct PersonaFields {
         }
         for (target, weight) in weights {
           guard let index = names.firstIndex(of: target) else {
-            throw PersonaError("screens.\(name).next: '\(target)' is not one of the screens")
+            throw PersonaError(
+              "screens.\(name).next: '\(target)' is not one of the screens\(Spelling.hint(for: target, in: names))")
           }
           next.append((index, try number("screens.\(name).next.\(target)", weight, default: 0, in: 0...1e9)))
         }
@@ -158,14 +170,19 @@ struct PersonaFields {
     }
     guard let startName = spec["start"] else { return (screens, 0) }
     guard case .string(let text) = startName, let start = names.firstIndex(of: text) else {
-      throw PersonaError("start must name one of the screens (\(names.joined(separator: ", ")))")
+      var hint = ""
+      if case .string(let text) = startName { hint = Spelling.hint(for: text, in: names) }
+      throw PersonaError("start must name one of the screens (\(names.joined(separator: ", ")))\(hint)")
     }
     return (screens, start)
   }
 
   private func interruption(_ key: String) throws(PersonaError) -> Persona.Interruption {
     guard let value = spec[key] else { return Persona.Interruption(chance: 0, length: .constant(0)) }
-    guard case .object = value else { throw PersonaError("\(key) must be a table like { chance = 0.1, length = 60 }") }
+    guard case .object(let members) = value else {
+      throw PersonaError("\(key) must be a table like { chance = 0.1, length = 60 }")
+    }
+    try Self.known(members, ["chance", "length"], "\(key): ")
     return Persona.Interruption(
       chance: try number("\(key).chance", value["chance"], default: 0, in: 0...1),
       length: try distribution("\(key).length", value["length"], default: .constant(60)))
@@ -177,9 +194,10 @@ struct PersonaFields {
       let chance = try number("churn", value, default: 0, in: 0...1)
       return Persona.Churn(first: chance, factor: 1, floor: chance)
     }
-    guard case .object = value else {
+    guard case .object(let members) = value else {
       throw PersonaError("churn must be a chance or a table like { first = 0.3, factor = 0.9, floor = 0.01 }")
     }
+    try Self.known(members, ["first", "factor", "floor"], "churn: ")
     return Persona.Churn(
       first: try number("churn.first", value["first"], default: 0.05, in: 0...1),
       factor: try number("churn.factor", value["factor"], default: 1, in: 0...10),

@@ -17,6 +17,9 @@ enum Expectation: Sendable {
     "expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, "
     + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N"
 
+  /// The words after `expect`.
+  static let kinds = ["unlocked", "locked", "points", "level", "time", "notified", "sessions"]
+
   init(_ line: String) throws(Simulator.CommandError) {
     let words = try Simulator.words(line).dropFirst().map { $0 }
     guard let kind = words.first?.lowercased() else { throw .init("expect what? \(Self.forms)") }
@@ -41,7 +44,8 @@ enum Expectation: Sendable {
       self = .time(screen: rest.dropLast().joined(separator: " "), try SimDuration.parse(rest[rest.count - 1]))
     case "notified" where !rest.isEmpty: self = .notified(rest.joined(separator: " "))
     default:
-      throw .init("'\(line)' is not an expectation: \(Self.forms)")
+      let hint = Self.kinds.contains(kind) ? "" : Spelling.hint(for: kind, in: Self.kinds)
+      throw .init("'\(line)' is not an expectation\(hint): \(Self.forms)")
     }
   }
 
@@ -56,8 +60,7 @@ enum Expectation: Sendable {
       let rules = sim.progress()
       func known(_ id: String) -> String? {
         guard !rules.contains(where: { $0.rule.id == id }) else { return nil }
-        let hint = Spelling.closest(to: id, in: rules.map(\.rule.id)).map { " (did you mean '\($0)'?)" } ?? ""
-        return "the pack has no rule '\(id)'\(hint)"
+        return "the pack has no rule '\(id)'\(Spelling.hint(for: id, in: rules.map(\.rule.id)))"
       }
       switch self {
       case .unlocked(let id, let at):
@@ -85,13 +88,18 @@ enum Expectation: Sendable {
       case .level(let name):
         let levels = sim.source?.pack?.levels ?? []
         guard !levels.isEmpty else { return "the pack defines no levels" }
+        guard levels.contains(where: { $0.name == name }) else {
+          let names = levels.map(\.name)
+          return "the pack has no level '\(name)'\(Spelling.hint(for: name, in: names)); its levels: "
+            + names.joined(separator: ", ")
+        }
         let seen = Level.reached(report?.points ?? 0, in: levels)?.level.name
         return seen == name ? nil : "level \(seen ?? "none") with \(report?.points ?? 0) points"
       case .time(let screen, let duration):
         let seen = report?.screens[screen]?.time ?? .zero
         if abs((seen - duration).seconds) < 0.001 { return nil }
         let names = report?.screens.keys.sorted() ?? []
-        let hint = seen == .zero ? Spelling.closest(to: screen, in: names).map { " (did you mean '\($0)'?)" } ?? "" : ""
+        let hint = seen == .zero ? Spelling.hint(for: screen, in: names) : ""
         return "\(SimDuration.words(seen)) (\(String(format: "%.3f", seen.seconds)) s) in \(screen)\(hint)"
       case .notified(let text):
         let seen = sim.notifications

@@ -1,3 +1,4 @@
+internal import Dwell
 public import Foundation
 
 /// A rule pack's test: a file of simulator commands and expectations (`tests/*.scenario`
@@ -91,7 +92,9 @@ public struct Scenario: Sendable {
     case "@idle-timeout": idleTimeout = try SimDuration.parse(value)
     case "@session-timeout": sessionTimeout = try SimDuration.parse(value)
     default:
-      throw .init("unknown directive '\(words[0])'; a scenario takes @start, @tz, @idle-timeout, @session-timeout")
+      let hint = Spelling.hint(for: words[0], in: ["@start", "@tz", "@idle-timeout", "@session-timeout"])
+      throw .init(
+        "unknown directive '\(words[0])'\(hint); a scenario takes @start, @tz, @idle-timeout, @session-timeout")
     }
   }
 

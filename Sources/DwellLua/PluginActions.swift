@@ -70,7 +70,10 @@ enum PluginActions {
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) unlock needs a rule id") }
       let id = state.describe(3)
       guard state.collector.ids[id] != nil else {
-        return state.raise("\(place) unlock '\(clip(id, 64))': not a rule of this pack")
+        let hint = Spelling.hint(for: id, in: state.collector.ids.keys)
+        return state.raise(
+          "\(place) unlock '\(clip(id, 64))': not a rule of this pack\(hint); "
+            + "a plugin unlocks only a rule its own pack declares")
       }
       guard admit("unlocks") else { return 0 }
       state.actions.append(.unlock(id))

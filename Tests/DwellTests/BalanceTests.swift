@@ -54,7 +54,27 @@ import Testing
   }
 
   @Test(arguments: [
-    ("persona \"a\" { screens = { A = {} }, dayly = 0.5 }", "unknown field 'dayly'"),
+    ("persona \"a\" { screens = { A = {} }, dayly = 0.5 }", "unknown field 'dayly' (did you mean 'daily'?)"),
+    ("persona \"a\" { screens = { A = {} }, sessionLenght = 300 }", "(did you mean 'sessionLength'?)"),
+    (
+      "persona \"a\" { screens = { Home = {}, Lessons = { next = { Lesson = 1 } } } }",
+      "'Lesson' is not one of the screens (did you mean 'Lessons'?)"
+    ),
+    ("persona \"a\" { screens = { Home = {} }, start = \"Hom\" }", "(Home) (did you mean 'Home'?)"),
+    ("persona \"a\" { screens = { A = { stya = 5 } } }", "screens.A: unknown field 'stya' (did you mean 'stay'?)"),
+    ("persona \"a\" { screens = { A = {} }, weekdays = { sta = 0.5 } }", "unknown day 'sta' (did you mean 'sat'?)"),
+    (
+      "persona \"a\" { screens = { A = {} }, churn = { frist = 0.3 } }",
+      "churn: unknown field 'frist' (did you mean 'first'?)"
+    ),
+    (
+      "persona \"a\" { screens = { A = {} }, idle = { chanse = 0.1 } }",
+      "idle: unknown field 'chanse' (did you mean 'chance'?)"
+    ),
+    (
+      "persona \"a\" { screens = { A = {} }, sessions = { poison = 2 } }",
+      "sessions: unknown distribution 'poison' (did you mean 'poisson'?)"
+    ),
     ("persona \"a\" { screens = { A = {} }, daily = 1.5 }", "daily must be between 0 and 1"),
     ("persona \"a\" { screens = { A = { next = { B = 1 } } } }", "'B' is not one of the screens"),
     ("persona \"a\" { screens = { A = {} }, start = \"B\" }", "start must name one of the screens"),
@@ -218,7 +238,9 @@ import Testing
     // the same colour, a rule only the new pack has solid alone, and the table.
     let page = comparison.html
     #expect(page.contains("old.json") && page.contains("new.json"))
-    let lines = Array(page.components(separatedBy: "<polyline").dropFirst())
+    let lines = page.components(separatedBy: "<polyline").dropFirst().map {
+      $0.components(separatedBy: "</polyline>")[0]
+    }
     let dashed = lines.filter { $0.contains("stroke-dasharray") }
     #expect(dashed.count == 1 && dashed.allSatisfy { $0.contains("<title>lessons (old)</title>") }, "\(dashed)")
     let colour = { (line: String) in line.components(separatedBy: "stroke=\"").dropFirst().first?.prefix(7) }

@@ -129,6 +129,69 @@ import Testing
     #expect(saved["lua:pack/visit-counter"] == #"{"Home":2}"#)
   }
 
+  /// What a handler asked for before it raised (an award, an unlock, a notification) is
+  /// dropped with the call: none of it reaches the app, and the plugin is disabled. What it
+  /// published, and its state as the error left it, stay. Without the error, all arrive.
+  @Test(arguments: [true, false])
+  func aHandlerThatRaisesDropsWhatItQueued(raises: Bool) throws {
+    let pack = try LuaRulePack(scripts: [
+      (
+        "pack.lua",
+        """
+        unlock "prize" { check = function(u) return false end }
+        local p = plugin "eager"
+        p.on("screen_enter", function(u, name)
+          p.state.entered = (p.state.entered or 0) + 1
+          p.award(5, "entered")
+          p.unlock("prize")
+          p.notify("Welcome to " .. name)
+          p.publish("seen", name)
+          if \(raises) then error("then it fails") end
+        end)
+        """
+      )
+    ])
+    let notes = LockedBox<[String]>([])
+    let rig = Rig(configuration: .init(rules: pack.rules, listeners: [pack]))
+    let engine = try rig.launch()
+    engine.onNotification { note in notes.update { $0.append(note.title) } }
+    engine.record(.active)
+    engine.record(.appear(screen: "Quiz", id: ScreenInstance("q")))
+    engine.record(.appear(screen: "Home", id: ScreenInstance("h")))  // runs only if not disabled
+    let report = engine.report()
+    #expect(report.points == (raises ? 0 : 10))
+    #expect((report.unlocks["prize"] != nil) == !raises)
+    #expect(notes.value == (raises ? [] : ["Welcome to Quiz", "Welcome to Home"]))
+    #expect(pack.diagnostics.map(\.message) == (raises ? ["plugin 'eager': pack.lua:9: then it fails"] : []))
+    #expect(pack.published["eager"]?["seen"] == .string(raises ? "Quiz" : "Home"))
+    engine.terminate()
+    let saved = try Store(path: rig.store.path, readOnly: true).load().listenerStates
+    #expect(saved["lua:pack/eager"] == (raises ? #"{"entered":1}"# : #"{"entered":2}"#))
+  }
+
+  /// A plugin that unlocks an id no rule has is told the nearest id its pack declares.
+  @Test func aPluginUnlockingAnUnknownIdIsToldTheNearestOne() throws {
+    let pack = try LuaRulePack(scripts: [
+      (
+        "pack.lua",
+        """
+        unlock "night-owl-theme" { check = function(u) return false end }
+        local p = plugin "owl"
+        p.on("screen_enter", function(u) p.unlock("night-owl-them") end)
+        """
+      )
+    ])
+    let rig = Rig(configuration: .init(rules: pack.rules, listeners: [pack]))
+    let engine = try rig.launch()
+    engine.record(.active)
+    engine.record(.appear(screen: "Home", id: ScreenInstance("h")))
+    #expect(
+      pack.diagnostics.map(\.message) == [
+        "plugin 'owl': pack.lua:3: unlock 'night-owl-them': not a rule of this pack (did you mean 'night-owl-theme'?); "
+          + "a plugin unlocks only a rule its own pack declares"
+      ])
+  }
+
   @Test func aHostilePluginIsContained() throws {
     let pack = try LuaRulePack(
       scripts: [

@@ -49,6 +49,22 @@ import Testing
     return dir
   }
 
+  /// A level the pack does not have is said so, with the nearest one and the pack's levels.
+  @Test func anUnknownLevelIsNamedWithTheNearestOne() throws {
+    let dir = TemporaryStore()
+    try FileManager.default.createDirectory(atPath: dir.directory + "/tests", withIntermediateDirectories: true)
+    try #"levels { { "Beginner", 0 }, { "Learner", 30 } }"#.write(
+      toFile: dir.directory + "/pack.lua", atomically: true, encoding: .utf8)
+    try "expect level Begginer\n".write(
+      toFile: dir.directory + "/tests/l.scenario", atomically: true, encoding: .utf8)
+    let run = try CommandLineTests.dwell(["test", dir.directory])
+    #expect(run.status == 1)
+    #expect(
+      run.stdout.contains(
+        "saw: the pack has no level 'Begginer' (did you mean 'Beginner'?); its levels: Beginner, Learner"),
+      "\(run.stdout)")
+  }
+
   @Test func wrongExpectationsFailAtTheirLineWithWhatWasSeen() throws {
     let dir = try Self.failingPack()
     let junit = dir.directory + "/junit.xml"
@@ -94,6 +110,14 @@ import Testing
       "s.scenario:1: unknown directive '@when'; a scenario takes @start, @tz, @idle-timeout, @session-timeout"
     ),
     ("open A\n@tz UTC\n", "s.scenario:2: @tz goes before the first command"),
+    (
+      "@strat 2026-05-04 09:00\nopen A\n",
+      "s.scenario:1: unknown directive '@strat' (did you mean '@start'?); a scenario takes @start, @tz, @idle-timeout, @session-timeout"
+    ),
+    (
+      "expect unlockd a\n",
+      "s.scenario:1: 'expect unlockd a' is not an expectation (did you mean 'unlocked'?): expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N"
+    ),
     (
       "expect unlocked a at noon\n",
       "s.scenario:1: 'at' takes a local time HH:MM or HH:MM:SS, or YYYY-MM-DD HH:MM[:SS], not 'noon'"
