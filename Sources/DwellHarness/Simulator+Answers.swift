@@ -84,22 +84,38 @@ extension Simulator {
     ruleLines(width: width, style: Style(color: false)).joined(separator: "\n")
   }
 
-  /// One line a rule, each at most `width` columns: a mark, the id, a bar, what remains.
+  /// Why the sandbox turned each disabled check off (its error or the limit it hit), by
+  /// rule: a check is disabled for good once it fails, and every failure names its rule.
+  func disabledChecks() -> [String: String] {
+    let failures = source?.pack?.diagnostics ?? []
+    return Dictionary(failures.compactMap { f in f.rule.map { ($0, f.message) } }) { _, last in last }
+  }
+
+  /// One line a rule, each at most `width` columns: a mark, the id, a bar, what remains;
+  /// a disabled check is marked ✗ with why.
   func ruleLines(width: Int, style: Style) -> [String] {
     let items = progress()
     guard !items.isEmpty else { return [style.dim("(no rules)")] }
+    let disabled = disabledChecks()
     let longest = items.map { TerminalText.width($0.rule.id) }.max() ?? 8
     let nameWidth = min(max(8, width / 3), 28, max(8, longest))
     let barWidth = width >= 100 ? 20 : width >= 70 ? 12 : 6
     return items.map { rule, progress in
       let filled = Int((progress.fraction * Double(barWidth)).rounded(.down))
       let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
-      let mark = progress.isUnlocked ? style.green("✓") : (rule.isHidden ? style.dim("?") : "·")
+      let reason = progress.isUnlocked ? nil : disabled[rule.id]
+      let mark =
+        progress.isUnlocked
+        ? style.green("✓") : reason != nil ? style.red("✗") : (rule.isHidden ? style.dim("?") : "·")
       let name = TerminalText.fit(rule.id, nameWidth)
       let padded = name + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(name)))
-      let detail = progress.isUnlocked ? "unlocked" : (rule.isHidden ? "hidden" : progress.summary)
+      let detail =
+        progress.isUnlocked
+        ? "unlocked" : reason.map { "disabled: \($0)" } ?? (rule.isHidden ? "hidden" : progress.summary)
       let room = max(1, width - (2 + nameWidth + 1 + barWidth + 1))
-      return "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(TerminalText.fit(detail, room))"
+      let shown = TerminalText.fit(detail, room)
+      return
+        "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(reason == nil ? shown : style.red(shown))"
     }
   }
 
@@ -133,10 +149,9 @@ extension Simulator {
         "  \(part.isUnlocked ? "✓" : "·") \(part.summary)\(part.remaining.isEmpty ? "" : " — \(part.remaining)")")
     }
     if !progress.remaining.isEmpty { lines.append("  Still needed: \(progress.remaining).") }
-    if case .check = rule.condition {
-      let errors = source?.pack?.diagnostics.filter { $0.rule == id } ?? []
-      if let error = errors.last {
-        lines.append("  The check failed and is disabled: \(error.message)")
+    if rule.condition.containsCheck {
+      if let reason = disabledChecks()[id] {
+        lines.append("  The check is disabled (the sandbox turned it off): \(reason)")
       } else {
         lines.append("  A scripted check: it runs after every event and every second of app time.")
       }

@@ -178,6 +178,30 @@ import Testing
     }
   }
 
+  /// A check the sandbox turned off (an error, its budget) is shown disabled, with why, in
+  /// the view, in 'rules' and in 'explain'; the checks that run are shown as before.
+  @Test func aDisabledCheckIsShownDisabledWithWhy() throws {
+    let dir = try Self.pack(
+      """
+      unlock "broken" { check = function(u) return u.app.seconds > minute(1) end }
+      unlock "spins" { check = function(u) while true do end end }
+      unlock "fine" { check = function(u) return u.app.seconds >= hours(1) end }
+      unlock "raises" { title = "Raises", check = function(u) error("nope") end }
+      """)
+    let sim = try Self.sim(dir)
+    for command in ["open Lessons", "wait 1m"] { try sim.perform(command) }
+    let rules = sim.execute("rules").split(separator: "\n").map(String.init)
+    func line(_ id: String) -> String { rules.first { $0.contains(" \(id) ") } ?? "" }
+    #expect(line("broken").hasPrefix("✗ broken"), "\(rules)")
+    #expect(line("broken").contains("disabled: pack.lua:1: minute() is not a Dwell helper"), "\(rules)")
+    #expect(line("spins").hasPrefix("✗ spins") && line("spins").contains("disabled: pack.lua:2: instruction budget"))
+    #expect(line("raises").hasPrefix("✗ raises") && line("raises").contains("disabled: pack.lua:4: nope"))
+    #expect(line("fine").hasPrefix("· fine") && !line("fine").contains("disabled"), "\(rules)")
+    #expect(sim.render(width: 100, height: 30, color: false).contains("✗ broken"))
+    #expect(
+      sim.execute("explain raises").contains("The check is disabled (the sandbox turned it off): pack.lua:4: nope"))
+  }
+
   /// A reload that unlocks says first that the rules reloaded, then what unlocked.
   @Test func reloadUnlocksAreLoggedAfterTheReload() throws {
     let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(30) } }"#)
