@@ -5,6 +5,26 @@ extension BalanceReport {
   static let palette = [
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
   ]
+  /// Dash patterns that tell apart lines of the same colour, after the first ten solid ones.
+  static let dashes = ["9 3", "2 3", "9 3 2 3", "14 4", "4 4", "9 3 2 3 2 3"]
+
+  /// How the `index`-th line of a chart is drawn, unlike any other index's: the palette's
+  /// colours solid, then again with each dash pattern in turn; past those, the colours of
+  /// ``fill(_:)``, each with a pattern.
+  static func line(_ index: Int) -> (color: String, dash: String?) {
+    let round = index / palette.count
+    if round == 0 { return (palette[index], nil) }
+    if round <= dashes.count { return (palette[index % palette.count], dashes[round - 1]) }
+    return (fill(index), dashes[index % dashes.count])
+  }
+
+  /// The colour of the `index`-th area or bar, unlike any other index's: the palette's,
+  /// then hues spread by the golden angle, at three lightnesses.
+  static func fill(_ index: Int) -> String {
+    guard index >= palette.count else { return palette[index] }
+    let hue = (Double(index) * 137.508).truncatingRemainder(dividingBy: 360)
+    return "hsl(\(f(hue)), 65%, \([42, 30, 55][index % 3] + index / 3_000)%)"
+  }
 
   /// The page: unlock curves per rule, levels over time, personas side by side, the tables.
   package var html: String {
@@ -36,8 +56,9 @@ extension BalanceReport {
     return body
   }
 
-  /// One line of a chart: its name in the legend, a value a day, its colour (an index into
-  /// the palette) and whether it is drawn dashed.
+  /// One line of a chart: its name in the legend, a value a day, its look (an index for
+  /// ``line(_:)``) and whether it is a rule's old version (fainter, and dashed when its
+  /// look is solid).
   struct Series {
     var name: String
     var values: [Double]
@@ -96,15 +117,29 @@ extension BalanceReport {
     return svg
   }
 
-  private func legend(_ names: [(name: String, color: Int)]) -> String {
+  /// What the legend shows beside a name: an area's colour, or a piece of a line as it is
+  /// drawn (its stroke attributes: colour, width, dashes).
+  enum Swatch {
+    case area(String)
+    case line(String)
+  }
+
+  /// The legend beside a chart, one entry a line.
+  private func legend(_ entries: [(name: String, swatch: Swatch)]) -> String {
     var svg = ""
-    for (index, (name, colorIndex)) in names.enumerated() {
+    let left = Self.plot.left + Self.plot.width + 16
+    for (index, (name, swatch)) in entries.enumerated() {
       let y = Self.plot.top + 6 + Double(index) * 16
-      let color = Self.palette[colorIndex % Self.palette.count]
+      switch swatch {
+      case .area(let color):
+        svg +=
+          "<rect x=\"\(Self.f(left + 7))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
+      case .line(let stroke):
+        svg +=
+          "<line x1=\"\(Self.f(left))\" y1=\"\(Self.f(y - 3))\" x2=\"\(Self.f(left + 24))\" y2=\"\(Self.f(y - 3))\" \(stroke)/>"
+      }
       svg +=
-        "<rect x=\"\(Self.f(Self.plot.left + Self.plot.width + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>"
-      svg +=
-        "<text x=\"\(Self.f(Self.plot.left + Self.plot.width + 36))\" y=\"\(Self.f(y + 1))\">\(Self.escape(BalanceReport.clip(name, 30)))</text>"
+        "<text x=\"\(Self.f(left + 30))\" y=\"\(Self.f(y + 1))\">\(Self.escape(BalanceReport.clip(name, 30)))</text>"
     }
     return svg
   }
@@ -115,14 +150,19 @@ extension BalanceReport {
 
   func lineChart(series: [Series], id: String, label: String) -> String {
     var content = axes()
+    var entries: [(name: String, swatch: Swatch)] = []
     for (index, item) in series.enumerated() {
-      let color = Self.palette[(item.color ?? index) % Self.palette.count]
+      let look = Self.line(item.color ?? index)
+      let dash = look.dash ?? (item.dashed ? "6 4" : nil)
+      let stroke =
+        "stroke=\"\(look.color)\" stroke-width=\"2\"" + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")
+        + (item.dashed ? " stroke-opacity=\"0.55\"" : "")
       let points = item.values.enumerated().map { "\(Self.f(x($0.offset))),\(Self.f(Self.y($0.element)))" }
-      let dash = item.dashed ? " stroke-dasharray=\"6 4\"" : ""
       content +=
-        "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"2\"\(dash) points=\"\(points.joined(separator: " "))\"><title>\(Self.escape(item.name))</title></polyline>"
+        "<polyline fill=\"none\" \(stroke) points=\"\(points.joined(separator: " "))\"><title>\(Self.escape(item.name))</title></polyline>"
+      entries.append((item.name, .line(stroke)))
     }
-    content += legend(series.enumerated().map { ($0.element.name, $0.element.color ?? $0.offset) })
+    content += legend(entries)
     let height = max(Self.plot.top + Self.plot.height + 30, Self.plot.top + 16 * Double(series.count) + 10)
     return svg(id, height: height, content)
   }
@@ -135,12 +175,11 @@ extension BalanceReport {
       let above = (0..<days).map { below[$0] + (levelShares[$0][level]) }
       let top = (0..<days).map { "\(Self.f(x($0))),\(Self.f(Self.y(above[$0])))" }
       let bottom = (0..<days).reversed().map { "\(Self.f(x($0))),\(Self.f(Self.y(below[$0])))" }
-      let color = Self.palette[level % Self.palette.count]
       content +=
-        "<polygon fill=\"\(color)\" fill-opacity=\"0.8\" points=\"\((top + bottom).joined(separator: " "))\"><title>\(Self.escape(levels[level]))</title></polygon>"
+        "<polygon fill=\"\(Self.fill(level))\" fill-opacity=\"0.8\" points=\"\((top + bottom).joined(separator: " "))\"><title>\(Self.escape(levels[level]))</title></polygon>"
       below = above
     }
-    content += legend(levels.enumerated().map { ($0.element, $0.offset) })
+    content += legend(levels.enumerated().map { ($0.element, .area(Self.fill($0.offset))) })
     return svg("levels", height: Self.plot.top + Self.plot.height + 30, content)
   }
 
@@ -156,16 +195,15 @@ extension BalanceReport {
         "<text x=\"\(Self.f(labelWidth - 8))\" y=\"\(Self.f(top + groupHeight / 2))\" text-anchor=\"end\">\(Self.escape(BalanceReport.clip(row.info.id, 30)))</text>"
       for p in personas.indices {
         let share = row.personaShares[p].last ?? 0
-        let color = Self.palette[p % Self.palette.count]
         let y = top + Double(p) * barHeight
         content +=
-          "<rect x=\"\(Self.f(labelWidth))\" y=\"\(Self.f(y))\" width=\"\(Self.f(max(1, barWidth * share)))\" height=\"\(Self.f(barHeight - 1))\" fill=\"\(color)\"><title>\(Self.escape(personas[p].name)): \(BalanceReport.percent(share))</title></rect>"
+          "<rect x=\"\(Self.f(labelWidth))\" y=\"\(Self.f(y))\" width=\"\(Self.f(max(1, barWidth * share)))\" height=\"\(Self.f(barHeight - 1))\" fill=\"\(Self.fill(p))\"><title>\(Self.escape(personas[p].name)): \(BalanceReport.percent(share))</title></rect>"
       }
     }
     for (p, persona) in personas.enumerated() {
       let y = 18 + Double(p) * 16
       content +=
-        "<rect x=\"\(Self.f(labelWidth + barWidth + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(Self.palette[p % Self.palette.count])\"/>"
+        "<rect x=\"\(Self.f(labelWidth + barWidth + 20))\" y=\"\(Self.f(y - 8))\" width=\"10\" height=\"10\" fill=\"\(Self.fill(p))\"/>"
       content +=
         "<text x=\"\(Self.f(labelWidth + barWidth + 36))\" y=\"\(Self.f(y + 1))\">\(Self.escape(persona.name))</text>"
     }

@@ -48,6 +48,34 @@ import Testing
     print(w, h, ink, counts['blue'], counts['orange'], counts['green'])
     """
 
+  /// However many rules, no two lines look alike (colour and dashes), and the legend shows
+  /// each line as it is drawn; areas and bars get distinct colours too.
+  @Test func everyRuleHasItsOwnLook() async throws {
+    #expect(Set((0..<2000).map { "\(BalanceReport.line($0))" }).count == 2000)
+    #expect(Set((0..<2000).map(BalanceReport.fill)).count == 2000)
+    let directory = TemporaryStore()
+    let rules = (1...25).map { #"{"id":"r\#($0)","when":{"screen":"Lessons","seconds":\#($0 * 30)}}"# }
+    let path = directory.directory + "/many.json"
+    try "[\(rules.joined(separator: ","))]".write(toFile: path, atomically: true, encoding: .utf8)
+    let population = try PersonaFile.parse(BalanceTests.personas, file: "personas.lua")
+    let pack = try BalancePack(path: path)
+    let run = BalanceRun(pack: pack, population: population, users: 4, days: 3, seed: 2, threads: 1)
+    let report = BalanceReport(stats: try await run.run(), pack: pack, population: population, seed: 2)
+    let chart = try #require(report.html.components(separatedBy: "<svg id=\"unlock-curves\"").dropFirst().first)
+    let svg = chart.components(separatedBy: "</svg>")[0]
+    func looks(_ tag: String) -> [String] {
+      svg.components(separatedBy: "<\(tag) ").dropFirst().map { element in
+        let attributes = element.prefix { $0 != ">" }
+        return ["stroke=", "stroke-dasharray="].map { name in
+          attributes.components(separatedBy: " " + name).dropFirst().first?.split(separator: "\"")[0] ?? "-"
+        }.joined(separator: " ")
+      }
+    }
+    let lines = looks("polyline")
+    #expect(lines.count == 25 && Set(lines).count == 25, "\(lines)")
+    #expect(looks("line").filter { !$0.hasPrefix("-") } == lines, "the legend draws each line as it is")
+  }
+
   @Test(
     .enabled(
       if: (chromium != nil && python != nil) || required,
