@@ -45,14 +45,14 @@ final class LuaState {
   }
 
   /// Actions plugins asked for during the current dispatch, and the pack's output so far.
-  var actions: [UsageAction] = []
+  @exclusivity(unchecked) var actions: [UsageAction] = []
   @exclusivity(unchecked) var output = PluginActions.Output()
   /// What plugins published, by plugin and key.
   var published: [String: [String: JSONValue]] = [:]
   /// Functions the host exposes as `host.name(...)`.
   var hostFunctions: [String: @Sendable ([JSONValue]) -> JSONValue] = [:]
   /// The instant of the current dispatch (for notifications).
-  var now = MonotonicInstant(nanoseconds: 0)
+  @exclusivity(unchecked) var now = MonotonicInstant(nanoseconds: 0)
   /// The prelude's functions, and the table behind the scripts' read-only `host`.
   var dispatchRef: Int32 = 0
   var setStateRef: Int32 = 0

@@ -141,21 +141,32 @@ enum UsageTable {
       let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
     else { return 0 }
     let field = UnsafeRawBufferPointer(start: key, count: keyLength)
-    var place = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
+    let known = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
+    var place = known
     let figures = usage.pointee.screen(
       String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self), place: &place)
-    lua_pushinteger(L, lua_Integer(place))
-    lua_copy(L, -1, dwell_lua_upvalueindex(3))
-    dwell_lua_pop(L, 1)
-    if field.elementsEqual("seconds".utf8) {
+    if place != known {
+      lua_pushinteger(L, lua_Integer(place))
+      lua_copy(L, -1, dwell_lua_upvalueindex(3))
+      dwell_lua_pop(L, 1)
+    }
+    if field.named("seconds") {
       lua_pushnumber(L, figures.seconds)
-    } else if field.elementsEqual("visits".utf8) {
+    } else if field.named("visits") {
       lua_pushinteger(L, lua_Integer(figures.visits))
-    } else if field.elementsEqual("today_seconds".utf8) {
+    } else if field.named("today_seconds") {
       lua_pushnumber(L, figures.todaySeconds)
     } else {
       return 0
     }
     return 1
+  }
+}
+
+extension UnsafeRawBufferPointer {
+  /// Whether these bytes are `name`'s (a byte compare: no String is made for a field read).
+  fileprivate func named(_ name: StaticString) -> Bool {
+    count == name.utf8CodeUnitCount
+      && elementsEqual(UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
   }
 }

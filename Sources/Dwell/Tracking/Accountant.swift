@@ -142,7 +142,10 @@ struct Accountant {
 
   /// Forgets the credited days once the rule book has read them, keeping the buffer: a
   /// day is credited at nearly every event and tick, and a fresh array each time allocated.
-  mutating func clearCreditedDays() { creditedDays.removeAll(keepingCapacity: true) }
+  /// Last first (usually the only one): `removeAll(keepingCapacity:)` replaced a range.
+  mutating func clearCreditedDays() {
+    while !creditedDays.isEmpty { creditedDays.removeLast() }
+  }
 
   /// Time accrued for `screen` (or the app) between the cursor and `now` that is not
   /// credited yet, handed to `body` day by day (usually one day; two across midnight).
