@@ -136,6 +136,21 @@ import Testing
     #expect(a.stdout.replacingOccurrences(of: "a.html", with: "b.html") == b.stdout)
     #expect(a.stdout.contains("App today"))
   }
+
+  /// The demo's screens are the sample pack's: the report's screen table has Lessons, the
+  /// screen the rules count, and no two names a slip apart ("Lesson" beside "Lessons").
+  @Test func theDemoNamesItsScreensAsThePackDoes() throws {
+    let run = try Self.dwell(["demo", "--days", "14", "--html", TemporaryStore().directory + "/d.html"])
+    #expect(run.status == 0)
+    let table = run.stdout.components(separatedBy: "\nScreen ").dropFirst().first ?? ""
+    let names = table.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst()
+      .compactMap { $0.split(separator: " ").first.map(String.init) }
+    #expect(names.contains("Lessons"), "\(names)")
+    for name in names {
+      let near = Spelling.closest(to: name, in: names.filter { $0 != name })
+      #expect(near == nil, "'\(name)' and '\(near ?? "")' in one demo")
+    }
+  }
 }
 
 /// The Linux host in examples/ embeds Dwell through the public API; CI builds and runs it.

@@ -59,7 +59,7 @@ struct LessonsList: View {
       Section("Today") {
         DailyGoalView(goal: DailyGoal(.screen("Lessons"), .minutes(10)), usage: usage)
       }
-      NavigationLink("Lesson 1 (UIKit)") { LessonScreen() }  // tracked by DwellUIKit as "Lesson"
+      NavigationLink("Lesson 1 (UIKit)") { LessonScreen() }  // tracked by DwellUIKit as "Lessons"
       UnlockGate("bonus-level", usage: usage) {
         NavigationLink("Bonus level") { Text("You made it!").trackScreen("Bonus") }
       } locked: { progress in

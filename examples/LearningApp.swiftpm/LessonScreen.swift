@@ -5,7 +5,7 @@ import UIKit
 
 /// A UIKit screen, tracked explicitly (no swizzling) by subclassing TrackedViewController.
 final class LessonViewController: TrackedViewController, DwellScreen {
-  var dwellScreenName: String? { "Lesson" }
+  var dwellScreenName: String? { "Lessons" }  // a lesson is part of Lessons, as the rules say
 
   override func viewDidLoad() {
     super.viewDidLoad()

@@ -8,7 +8,7 @@ unlock "bonus-level" {
 achievement "bookworm" {
   title = "Bookworm",
   points = 20,
-  when = { streak = 3, screen = "Lesson", minimumPerDay = minutes(5) },
+  when = { streak = 3, screen = "Lessons", minimumPerDay = minutes(5) },
 }
 
 unlock "daily-goal" {
