@@ -44,22 +44,25 @@ extension Tracker {
   // MARK: Retrying an unavailable store
 
   private func scheduleRetry() {
-    guard unavailablePath.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
+    guard unusedStore.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
     DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 60) { [weak self] in
       guard let self, !self.retryStore() else { return }
       self.scheduleRetry()
     }
   }
 
-  /// While Dwell counts in memory because the store could not be opened (read-only, disk
-  /// full, missing folder), tries to open it again; on success everything counted in
-  /// memory moves into it and counting goes on there, with the rules in force. Dwell
-  /// retries every minute by itself; call this after fixing the cause to retry now. Disk I/O.
+  /// While Dwell counts in memory because the store could not be used (read-only, disk
+  /// full, missing folder, written by a newer Dwell, damaged and impossible to move
+  /// aside), tries to open it again; on success everything counted in memory moves into
+  /// it and counting goes on there, with the rules in force. Dwell retries every minute by
+  /// itself; call this after fixing the cause to retry now. Disk I/O.
   ///
-  /// - Returns: `true` when the store is in use (now or already), `false` if it still fails.
+  /// - Returns: `true` when the store is in use (now or already) or the configuration
+  ///   keeps none (``StoreLocation/inMemory``); `false` while Dwell still counts in memory
+  ///   instead of the store (a store from a newer Dwell stays unused until that Dwell runs).
   @discardableResult
   public func retryStore() -> Bool {
-    guard let path = unavailablePath.withLock({ $0 }) else { return true }
+    guard let path = unusedStore.withLock({ $0?.path }) else { return true }
     return replacingEngine { retryStore(at: path) } ?? false
   }
 
@@ -101,7 +104,7 @@ extension Tracker {
       return false
     }
     install(fresh)
-    unavailablePath.withLock { $0 = nil }
+    unusedStore.withLock { $0 = nil }
     return true
   }
 
@@ -117,23 +120,29 @@ extension Tracker {
       report(.storeUnavailable("\(error)"))
     }
     if let path {
+      storeFile.withLock { $0 = path }
       do {
         return try engine(on: Store(path: path))
       } catch StoreError.newerSchema(let migration) {
         report(.storeFromNewerVersion("migration \(migration)"))
+        unusedStore.withLock { $0 = (path, "it was written by a newer Dwell (migration \(migration))") }
       } catch StoreError.database(let error) where error.isCorruption {
         let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
         do {
           try FileManager.default.moveItem(atPath: path, toPath: aside)
-          for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+          // The write-ahead log goes with it (it may hold the latest pages); the
+          // shared-memory index is rebuilt from it by whoever opens the moved store.
+          try? FileManager.default.moveItem(atPath: path + "-wal", toPath: aside + "-wal")
+          try? FileManager.default.removeItem(atPath: path + "-shm")
           report(.storeMovedAside(aside))
           if let engine = try? engine(on: Store(path: path)) { return engine }
         } catch {
           report(.storeUnavailable("the store is damaged and cannot be moved aside: \(error)"))
+          unusedStore.withLock { $0 = (path, "it is damaged and could not be moved aside") }
         }
       } catch {
         report(.storeUnavailable("\(error)"))
-        unavailablePath.withLock { $0 = path }
+        unusedStore.withLock { $0 = (path, "it could not be opened: \(error)") }
       }
     }
     if let engine = try? engine(on: Store(path: ":memory:")) { return engine }

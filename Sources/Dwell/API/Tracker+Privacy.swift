@@ -6,16 +6,30 @@ internal import Foundation
 extension Tracker {
   /// Every day total, visit, unlock (with its title and points), award and plugin state,
   /// as JSON or CSV. Waits for the store, commits what is counted, then reads it all. Disk I/O,
-  /// off the caller's actor.
+  /// off the caller's actor. Damaged stores moved aside (``TrackerProblem/storeMovedAside(_:)``)
+  /// are not read: they are not part of the export.
+  ///
+  /// Never a partial export passed off as complete: while the store that holds the user's
+  /// history cannot be used (read-only, unopenable, written by a newer Dwell) and Dwell
+  /// counts in memory, it throws instead of exporting only this run's data. A store that
+  /// does not exist yet (a first launch) or a ``StoreLocation/inMemory`` configuration is
+  /// no such case: the export is what was counted.
   ///
   /// ```swift
   /// let csv = try await tracker.export(.csv)
   /// ```
-  /// - Throws: the store's error, or ``TrackerProblem/storeUnavailable(_:)`` when there is no store.
+  /// - Throws: the store's error; ``TrackerProblem/storeUnavailable(_:)`` when the store
+  ///   holding the user's history cannot be used (its message names the file and why), or
+  ///   when no database could be opened at all.
   public func export(_ format: ExportFormat) async throws -> String {
     await ready()
     return try await Self.offActor { [self] in
       guard let engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
+      if let unused = unusedStoreWithData() {
+        throw TrackerProblem.storeUnavailable(
+          "the store \(unused.path) holds the user's history but \(unused.reason); "
+            + "an export of only what was counted since would be incomplete, so none was made")
+      }
       try engine.commit()
       let titles = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
       return try Exporter(store: engine.store, rules: titles).render(format)
@@ -23,12 +37,20 @@ extension Tracker {
   }
 
   /// Erases all usage data and starts counting afresh: totals, visits, unlocks, points,
-  /// plugin state in the store and in memory, and what plugins published. The rules set
-  /// (``setRules(_:pack:)``) stay in force; screens visible now count again from
-  /// their next appearance. Waits for the store; disk I/O (it vacuums the file), off the
-  /// caller's actor.
+  /// plugin state in the store and in memory, what plugins published, and the damaged
+  /// stores Dwell moved aside beside the store (``TrackerProblem/storeMovedAside(_:)``,
+  /// with their write-ahead logs). The rules set (``setRules(_:pack:)``) stay in force;
+  /// screens visible now count again from their next appearance. Waits for the store;
+  /// disk I/O (it vacuums the file), off the caller's actor.
   ///
-  /// - Throws: the store's error, or ``TrackerProblem/storeUnavailable(_:)`` when there is no store.
+  /// While the store that holds the user's history cannot be used (read-only, unopenable,
+  /// written by a newer Dwell) and Dwell counts in memory, it erases what it can (memory,
+  /// moved-aside stores) and then throws: the stored history is still on disk. A store
+  /// that does not exist yet or a ``StoreLocation/inMemory`` configuration is no such case.
+  ///
+  /// - Throws: the store's error; ``TrackerProblem/storeUnavailable(_:)`` when the store
+  ///   holding the user's history cannot be used and still holds it (its message names the
+  ///   file and why), or when no database could be opened at all.
   public func erase() async throws {
     // Another erase, or a store retry, may be replacing the engine: this one erases after
     // it, so that what was counted meanwhile goes too. While the other works the store is
@@ -39,6 +61,17 @@ extension Tracker {
       if try await Self.offActor({ [self] in try replacingEngine { try eraseNow() } }) != nil { return }
       try? await Task.sleep(for: .milliseconds(1))
     }
+  }
+
+  /// The store Dwell could not use, if a file of it is on disk (its database, write-ahead
+  /// log or rollback journal): the user's history is there, out of reach.
+  func unusedStoreWithData() -> (path: String, reason: String)? {
+    guard let unused = unusedStore.withLock({ $0 }) else { return nil }
+    let held = ["", "-wal", "-journal"].contains { suffix in
+      var isFolder: ObjCBool = false
+      return FileManager.default.fileExists(atPath: unused.path + suffix, isDirectory: &isFolder) && !isFolder.boolValue
+    }
+    return held ? unused : nil
   }
 
   private func eraseNow() throws {
@@ -72,7 +105,18 @@ extension Tracker {
     }
     install(fresh)
     if wasActive { fresh.record(.active) }
+    if let path = storeFile.withLock({ $0 }) {
+      do {
+        try Store.removeMovedAside(besides: path)
+      } catch {
+        failure = failure ?? error
+      }
+    }
     if let failure { throw failure }
+    if let unused = unusedStoreWithData() {
+      throw TrackerProblem.storeUnavailable(
+        "erased what was in memory, but the store \(unused.path) still holds the user's history: \(unused.reason)")
+    }
   }
 
   /// Runs blocking work on a background queue and waits for it without blocking the caller.

@@ -23,8 +23,13 @@ public final class Tracker: Sendable {
   let scheduler: (any EngineScheduler)?
   let launchedAt: MonotonicInstant
   let phase = Locked<Phase>(.opening([]))
-  /// The store file that could not be opened, while Dwell counts in memory.
-  let unavailablePath = Locked<String?>(nil)
+  /// The store file that holds the user's history but could not be used (unopenable,
+  /// unreadable, from a newer Dwell), and why, while Dwell counts in memory: `erase()`
+  /// and `export(_:)` throw while it holds data, `retryStore()` tries it again.
+  let unusedStore = Locked<(path: String, reason: String)?>(nil)
+  /// The configured store file, once known (`nil` for in-memory): `erase()` removes the
+  /// damaged stores moved aside beside it.
+  let storeFile = Locked<String?>(nil)
   /// An erase or a store retry is replacing the engine (``replacingEngine(_:)``).
   let replacing = Locked<Bool>(false)
   let streams = Locked<Streams>(Streams())

@@ -116,4 +116,25 @@ extension Store {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     for journal in Journal.list(storePath: path) { Journal.remove(path: journal.path) }
   }
+
+  /// Deletes the damaged stores moved aside beside the store at `path`
+  /// (`<name>.corrupt-<time>`), each with its write-ahead log, shared-memory file and
+  /// rollback journal. For `erase()`: they hold the user's data too.
+  ///
+  /// - Throws: the file system's error for a file that stays (the others are deleted).
+  package static func removeMovedAside(besides path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    let prefix = url.lastPathComponent + ".corrupt-"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+    var failure: (any Error)?
+    for name in names where name.hasPrefix(prefix) {
+      do {
+        try FileManager.default.removeItem(atPath: folder + "/" + name)
+      } catch {
+        failure = failure ?? error
+      }
+    }
+    if let failure { throw failure }
+  }
 }
