@@ -59,10 +59,14 @@ import Testing
     #expect(unlocks["all"]?.mono.seconds == 80)
   }
 
-  @Test func streaksWithADailyMinimum() throws {
+  /// With other day-based rules beside it: a few qualifiers are found by a scan, many by
+  /// hashing their keys; either way the streak's own days are counted.
+  @Test(arguments: [0, 3, 12])
+  func streaksWithADailyMinimum(others: Int) throws {
+    let extra = (0..<others).map { Rule("x\($0)", when: .streak(99, minimumPerDay: .seconds($0 * 7 + 1), screen: "L")) }
     let rig = Rig(
       wall: "2026-01-05T06:00:00Z", zone: "UTC",
-      configuration: .init(rules: [Rule("s", when: .streak(3, minimumPerDay: .seconds(300), screen: "L"))]))
+      configuration: .init(rules: extra + [Rule("s", when: .streak(3, minimumPerDay: .seconds(300), screen: "L"))]))
     let engine = try rig.launch()
     for _ in 0..<3 {
       engine.record(.appear(screen: "L", id: ScreenInstance("l")))

@@ -84,3 +84,13 @@ struct DayQualifier: Sendable {
     return Int(end - start(of: end)) + 1
   }
 }
+
+extension [DayQualifier] {
+  /// The index of the qualifier of `screen` with `minimum` nanoseconds a day: a few are
+  /// scanned (rules ask at every tick, and hashing a key with a name cost more), more are
+  /// looked up in `slots`.
+  func slot(screen: String?, minimum: Int64, _ slots: borrowing [DayQualifier.Key: Int]) -> Int? {
+    guard count <= 8 else { return slots[.init(screen: screen, minimum: minimum)] }
+    return firstIndex { $0.key.minimum == minimum && $0.key.screen == screen }
+  }
+}

@@ -163,12 +163,14 @@ struct RuleBook {
     case .sessions(let n):
       return accountant.sessions >= n
     case .activeDays(let n, let minimum, let screen):
-      guard let slot = slots[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else { return false }
+      let minimum = minimum?.nanoseconds ?? 0
+      guard let slot = qualifiers.slot(screen: screen, minimum: minimum, slots) else { return false }
       let provisional = provisionalDay(minimum, screen, context, accountant)
       let extra = provisional.map { qualifiers[slot].days.contains($0.ordinal) ? 0 : 1 } ?? 0
       return qualifiers[slot].count + extra >= n
     case .streak(let n, let minimum, let screen):
-      guard let slot = slots[.init(screen: screen, minimum: minimum?.nanoseconds ?? 0)] else { return false }
+      let minimum = minimum?.nanoseconds ?? 0
+      guard let slot = qualifiers.slot(screen: screen, minimum: minimum, slots) else { return false }
       let provisional = provisionalDay(minimum, screen, context, accountant)
       let longest = provisional.map { qualifiers[slot].longest(with: $0) } ?? qualifiers[slot].longest
       return longest >= n
@@ -190,9 +192,9 @@ struct RuleBook {
   /// A day with no minimum counts from the instant its subject starts accruing on it:
   /// the condition holds for every later instant, so it holds from this one.
   private static func provisionalDay(
-    _ minimum: Duration?, _ screen: String?, _ context: Context, _ accountant: borrowing Accountant
+    _ minimum: Int64, _ screen: String?, _ context: Context, _ accountant: borrowing Accountant
   ) -> Day? {
-    guard (minimum?.nanoseconds ?? 0) == 0, isAccruing(screen, accountant, context.m) else { return nil }
+    guard minimum == 0, isAccruing(screen, accountant, context.m) else { return nil }
     return context.today
   }
 
