@@ -88,14 +88,44 @@ extension Tracker {
     public init() {}
 
     /// Checks every setting and rule; call it where the configuration is made to catch
-    /// mistakes in development. A tracker given a configuration that does not validate
-    /// still runs (bad settings at their defaults, bad rule sets left out) and reports
-    /// ``TrackerProblem/invalidConfiguration(_:)``.
+    /// mistakes in development. With a rules directory (`rulesDirectory`, DwellLua) it loads
+    /// the pack, which is disk I/O and runs its scripts, and reports what would keep it out
+    /// at launch: a folder that is missing or does not load (the first error of its scripts,
+    /// with file and line: the loader stops there), a rule of the pack that is invalid, an
+    /// id shared by a Swift rule and a rule of the pack, a level defined twice.
+    /// A tracker given a configuration that does not validate still runs (bad settings at
+    /// their defaults, bad rule sets left out) and reports
+    /// ``TrackerProblem/invalidConfiguration(_:)`` or, for the rules directory,
+    /// ``TrackerProblem/rulesRefused(_:)``.
     ///
+    /// ```swift
+    /// try configuration.validate()   // in development: every problem at once
+    /// ```
     /// - Throws: ``ConfigurationError`` listing every problem.
     public func validate() throws(ConfigurationError) {
-      let found = problems
+      let found = problems + rulePackProblems
       if !found.isEmpty { throw ConfigurationError(problems: found) }
+    }
+
+    /// What would keep the rule pack source's pack out at launch: it does not load, or
+    /// its rules and levels, with the configuration's, have problems the configuration
+    /// alone has not. Loads the pack (disk I/O, scripts): only ``validate()`` asks.
+    var rulePackProblems: [ConfigurationError.Problem] {
+      guard let source = rulePackSource else { return [] }
+      let pack: any RulePack
+      do {
+        pack = try source.load()
+      } catch {
+        return [.setting("rulesDirectory", "\(error)")]
+      }
+      var combined = engine
+      combined.rules += pack.rules
+      combined.levels += pack.levels
+      var added = combined.problems
+      for problem in engine.problems {
+        if let index = added.firstIndex(of: problem) { added.remove(at: index) }
+      }
+      return added
     }
 
     var problems: [ConfigurationError.Problem] {
