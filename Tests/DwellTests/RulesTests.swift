@@ -87,7 +87,37 @@ import Testing
     let engine = try rig.launch()
     engine.record(.active)
     rig.advance(7200)
-    #expect(engine.report().unlocks["two"]?.mono.seconds == 3600)
+    // The new day counts once it has more than zero seconds: a nanosecond after midnight.
+    #expect(engine.report().unlocks["two"]?.mono.nanoseconds == 3_600_000_000_001)
+  }
+
+  /// An `active` undone at the same instant accrues nothing: it makes no active day, so
+  /// neither a count of days nor a streak unlocks on it; the next real day does.
+  @Test func anActivePeriodOfNoTimeMakesNoActiveDay() throws {
+    let rig = Rig(
+      wall: "2026-01-05T09:00:00Z", zone: "UTC",
+      configuration: .init(rules: [
+        Rule("three-days", when: .activeDays(3)), Rule("three-in-a-row", when: .streak(3)),
+        Rule("lessons-three-days", when: .activeDays(3, screen: "Lessons")),
+      ]))
+    let engine = try rig.launch()
+    engine.record(.appear(screen: "Lessons", id: ScreenInstance("l")))
+    for seconds in [600.0, 0, 0, 600] {
+      engine.record(.active)
+      rig.advance(seconds)
+      engine.record(.background)
+      rig.advance(86_400 - seconds)
+    }
+    let report = engine.report()
+    #expect(report.unlocks["three-in-a-row"] == nil)
+    #expect(report.unlocks["three-days"] == nil)
+    #expect(report.unlocks["lessons-three-days"] == nil)
+    engine.record(.active)
+    rig.advance(60)
+    let fifthDay = Int64(4 * 86_400) * 1_000_000_000
+    #expect(engine.report().unlocks["three-days"]?.mono.nanoseconds == fifthDay + 1)
+    #expect(engine.report().unlocks["lessons-three-days"]?.mono.nanoseconds == fifthDay + 1)
+    #expect(engine.report().unlocks["three-in-a-row"] == nil)
   }
 
   @Test func scriptedChecksRunAtEventsAndTicks() throws {

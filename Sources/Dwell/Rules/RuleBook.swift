@@ -163,17 +163,15 @@ struct RuleBook {
     case .sessions(let n):
       return accountant.sessions >= n
     case .activeDays(let n, let minimum, let screen):
-      let minimum = minimum?.nanoseconds ?? 0
-      guard let slot = qualifiers.slot(screen: screen, minimum: minimum, slots) else { return false }
-      let provisional = provisionalDay(minimum, screen, context, accountant)
-      let extra = provisional.map { qualifiers[slot].days.contains($0.ordinal) ? 0 : 1 } ?? 0
-      return qualifiers[slot].count + extra >= n
+      guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else {
+        return false
+      }
+      return qualifiers[slot].count >= n
     case .streak(let n, let minimum, let screen):
-      let minimum = minimum?.nanoseconds ?? 0
-      guard let slot = qualifiers.slot(screen: screen, minimum: minimum, slots) else { return false }
-      let provisional = provisionalDay(minimum, screen, context, accountant)
-      let longest = provisional.map { qualifiers[slot].longest(with: $0) } ?? qualifiers[slot].longest
-      return longest >= n
+      guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else {
+        return false
+      }
+      return qualifiers[slot].longest >= n
     case .all(let parts):
       for part in parts where !holds(part, &context, accountant, slots: slots, qualifiers) { return false }
       return true
@@ -187,15 +185,6 @@ struct RuleBook {
       guard let view = context.view else { return false }
       return check.check.holds(view)
     }
-  }
-
-  /// A day with no minimum counts from the instant its subject starts accruing on it:
-  /// the condition holds for every later instant, so it holds from this one.
-  private static func provisionalDay(
-    _ minimum: Int64, _ screen: String?, _ context: Context, _ accountant: borrowing Accountant
-  ) -> Day? {
-    guard minimum == 0, isAccruing(screen, accountant, context.m) else { return nil }
-    return context.today
   }
 
   private static func isAccruing(_ screen: String?, _ accountant: borrowing Accountant, _ m: Int64) -> Bool {
@@ -320,9 +309,12 @@ struct RuleBook {
     case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
       guard isAccruing(screen, accountant, m) else { return }
       wake.consider(wake.span.end)
-      let need = minimum?.nanoseconds ?? 0
+      // A day counts once its subject accrued the minimum on it, or, with none, more than
+      // zero: an instant after the accrual starts (an `active` undone at the same instant
+      // makes no active day).
+      let need = max(minimum?.nanoseconds ?? 0, 1)
       let have = nanos(of: screen, on: wake.span.day, in: accountant)
-      if need > 0, have < need { wake.consider(m + (need - have)) }
+      if have < need { wake.consider(m + (need - have)) }
     case .all(let parts), .any(let parts):
       for part in parts { visit(part, &wake, tick, accountant) }
     case .check:
