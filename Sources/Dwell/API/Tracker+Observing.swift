@@ -37,8 +37,14 @@ extension Tracker {
   }
 
   /// Calls `handler` for every unlock, once, in order, after it is persisted, with no lock
-  /// of Dwell's held (so it may call back into the tracker). On a manual clock it runs
-  /// before the call that caused the unlock returns.
+  /// of Dwell's held (so it may call back into the tracker).
+  ///
+  /// Thread: the one that persisted the unlock, never the main thread by Dwell's choice
+  /// (hop to the main actor to touch UI). That is one of Dwell's background queues (its
+  /// checkpoint timer, the store opening), or the thread of a call that commits
+  /// (``terminate()``, ``export(_:)``, ``erase()``, the `background` event); on a manual
+  /// clock, the thread that advanced the clock, before that call returns. One unlock is
+  /// delivered at a time: handlers never run concurrently with each other.
   ///
   /// ```swift
   /// tracker.onUnlock { print("unlocked \($0.title ?? $0.rule)") }
@@ -48,13 +54,26 @@ extension Tracker {
   }
 
   /// Calls `handler` for every notification a plugin posts, once, in order, after what
-  /// came before it is persisted, with no lock of Dwell's held.
+  /// came before it is persisted, with no lock of Dwell's held, on the same threads as
+  /// ``onUnlock(_:)``.
   public func onNotification(_ handler: @escaping @Sendable (UsageNotification) -> Void) {
     streams.withLock { $0.notificationHandlers.append(handler) }
   }
 
-  /// Calls `handler` for every problem Dwell meets and handles (and for the latest one, at
-  /// once), with no lock of Dwell's held.
+  /// Calls `handler` for every problem Dwell meets and handles, with no lock of Dwell's
+  /// held (so it may call back into the tracker).
+  ///
+  /// Threads: if a problem was already reported, the latest one is passed to `handler`
+  /// synchronously, on the thread calling `onProblem`, before it returns (on the main
+  /// thread if you register there). Later problems run synchronously on the thread that
+  /// met them: the background queue opening the store (``TrackerProblem/storeUnavailable(_:)``,
+  /// ``TrackerProblem/storeMovedAside(_:)``, ``TrackerProblem/storeFromNewerVersion(_:)``),
+  /// the thread that committed (``TrackerProblem/commitFailed(_:)``), the caller of
+  /// ``setRules(_:pack:)`` or ``installRulePack(_:signature:)``, or the rules directory's
+  /// watcher queue (``TrackerProblem/rulesRefused(_:)``), the caller of ``init(configuration:)``
+  /// or ``configureShared(_:)`` (``TrackerProblem/invalidConfiguration(_:)``,
+  /// ``TrackerProblem/configuredTooLate``). Problems met at once on several threads may
+  /// reach handlers concurrently.
   public func onProblem(_ handler: @escaping @Sendable (TrackerProblem) -> Void) {
     let last = streams.withLock { streams -> TrackerProblem? in
       streams.problemHandlers.append(handler)

@@ -3,9 +3,14 @@ internal import Foundation
 /// Unlocks an app can show after a relaunch: which ones the user has not been shown yet,
 /// with their titles and points, and marking them seen (kept in the store).
 extension Tracker {
-  /// Unlocks the user has not been shown yet (``markSeen(_:)``), oldest first, with the
-  /// title and points of their rule. Survives a relaunch. The first call after the store
-  /// opens reads which were seen from it; later calls answer from memory.
+  /// Unlocks the user has not been shown yet (``markSeen(_:)``), oldest first. Survives a
+  /// relaunch. The first call after the store opens reads which were seen from it; later
+  /// calls answer from memory.
+  ///
+  /// Each record's `points` are the points the user was awarded when it unlocked (kept in
+  /// the store, and counted in ``UsageQueries/points``), even if the rule now gives
+  /// other points; its `title` is the title of the rule now in force (titles are not
+  /// stored: `nil` when the rule has none or is no longer in force), like ``UsageQueries/unlocks``.
   ///
   /// ```swift
   /// for unlock in tracker.unseenUnlocks() { showBadge(unlock.title ?? unlock.rule) }

@@ -142,7 +142,8 @@ extension UsageQueries {
     read(0) { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
   }
 
-  /// Every unlock so far, by rule id, with its rule's title and points.
+  /// Every unlock so far, by rule id, with the points the user was awarded and the title of
+  /// the rule in force.
   public var unlocks: [String: UnlockRecord] {
     read([:]) { _, book, _ in
       let titles = Dictionary(book.rules.map { ($0.id, $0.title) }, uniquingKeysWith: { first, _ in first })

@@ -31,7 +31,8 @@ public struct UnlockRecord: Sendable, Equatable {
   package var boot: String
   /// The wall-clock instant of the unlock.
   public var wall: WallInstant
-  /// Points the rule earned.
+  /// The points the user was awarded when the rule unlocked (kept in the store; a later
+  /// change of the rule's points does not change them).
   public var points: Int = 0
   /// The rule's title, from the rule in force (`nil` when it has none, or is no longer in force).
   public var title: String? = nil
