@@ -73,8 +73,15 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
   /// Day of the week, 1 = Monday ... 7 = Sunday (ISO 8601).
   public var weekday: Int { Int((Int64(ordinal) % 7 + 7 + 3) % 7) + 1 }
 
-  /// The day `n` days later.
-  public func adding(days n: Int32) -> Day { Day(ordinal: ordinal + n) }
+  /// The day `n` days later (earlier for a negative `n`), kept within the years
+  /// -9999...9999 that ``init(year:month:day:)`` accepts: past either end, the end.
+  public func adding(days n: Int32) -> Day {
+    Day(ordinal: Int32(min(max(Int64(ordinal) + Int64(n), Self.firstOrdinal), Self.lastOrdinal)))
+  }
+
+  /// The ordinals of -9999-01-01 and 9999-12-31.
+  static let firstOrdinal: Int64 = -4_371_587
+  static let lastOrdinal: Int64 = 2_932_896
 
   public static func < (lhs: Day, rhs: Day) -> Bool { lhs.ordinal < rhs.ordinal }
 

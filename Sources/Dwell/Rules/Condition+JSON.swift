@@ -187,19 +187,26 @@ extension Condition {
   var problem: String? {
     switch self {
     case .appTime(let d), .screenTime(_, let d):
-      return d < .zero ? "a duration must not be negative" : nil
+      return Self.problem(d)
     case .visits(let s, let n):
       return s.isEmpty ? "the screen name is empty" : n < 0 ? "a count must not be negative" : nil
     case .sessions(let n):
       return n < 0 ? "a count must not be negative" : nil
     case .activeDays(let n, let m, let s), .streak(let n, let m, let s):
       if n < 0 { return "a count must not be negative" }
-      if let m, m < .zero { return "a duration must not be negative" }
+      if let m, let problem = Self.problem(m) { return problem }
       return s?.isEmpty == true ? "the screen name is empty" : nil
     case .all(let parts), .any(let parts):
       return parts.isEmpty ? "a group must not be empty" : parts.lazy.compactMap(\.problem).first
     case .check: return nil
     }
+  }
+
+  /// A threshold's duration is at least zero and at most 10^9 s (about 31 years), as in
+  /// JSON and Lua rules: the engine adds thresholds to instants, which must not overflow.
+  private static func problem(_ duration: Duration) -> String? {
+    if duration < .zero { return "a duration must not be negative" }
+    return duration > .seconds(1_000_000_000) ? "a duration must be at most 1,000,000,000 seconds" : nil
   }
 }
 

@@ -65,22 +65,34 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
     let whole = reference.seconds
     if whole >= 3600, whole.truncatingRemainder(dividingBy: 3600) == 0, seconds >= 3600 {
       let hours = (seconds / 360).rounded(.down) / 10
-      return hours == hours.rounded() ? "\(Int(hours)) h" : "\(hours) h"
+      return hours == hours.rounded() ? "\(whole: hours) h" : "\(hours) h"
     }
-    if whole >= 60, whole.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(seconds / 60)) min" }
-    return "\(Int(seconds)) s"
+    if whole >= 60, whole.truncatingRemainder(dividingBy: 60) == 0 { return "\(whole: seconds / 60) min" }
+    return "\(whole: seconds) s"
   }
 
   /// "90 s", "30 min", "1 h 30 min".
   static func words(_ duration: Duration) -> String {
     let total = duration.seconds
-    if total < 60 { return total == total.rounded() ? "\(Int(total)) s" : "\(total) s" }
-    let seconds = Int(total.rounded())
+    if total < 60 { return total == total.rounded() ? "\(whole: total) s" : "\(total) s" }
+    // A Duration holds up to 2^63 s, beyond Int's whole seconds as a Double: those are said in hours.
+    guard let seconds = Int(exactly: total.rounded()) else { return "\(whole: (total / 3600).rounded(.down)) h" }
     let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
     var parts: [String] = []
     if hours > 0 { parts.append("\(hours) h") }
     if minutes > 0 { parts.append("\(minutes) min") }
     if rest > 0 { parts.append("\(rest) s") }
     return parts.joined(separator: " ")
+  }
+}
+
+extension DefaultStringInterpolation {
+  /// A whole number of a Double, without a trap for one beyond `Int`'s range ("1e+20").
+  mutating func appendInterpolation(whole value: Double) {
+    if let exact = Int(exactly: value.rounded(.towardZero)) {
+      appendInterpolation(exact)
+    } else {
+      appendInterpolation(value)
+    }
   }
 }
