@@ -40,6 +40,7 @@ typedef struct dwell_lua_limits {
   long long tick_work, tick_ns; /* in the current tick */
   long long load_work, load_ns; /* while loading */
   long long last_work;   /* by the last call */
+  long long host_work;   /* work the running host function did on the script's values */
 } dwell_lua_limits;
 
 #define DWELL_LUA_PER_CALL 0

@@ -32,8 +32,12 @@ static int dwell_lua_trampoline(lua_State *L) {
   /* Host code runs no script code (it reads tables raw and calls no metamethods), so it may
    * allocate freely; what it leaves behind counts against the cap as soon as it returns. */
   int enforce = limits->enforce;
+  long long outer_work = limits->host_work;
   limits->enforce = 0;
+  limits->host_work = 0;
   int results = fn(L);
+  long long work = limits->host_work;
+  limits->host_work = outer_work;
   if (enforce && results != DWELL_LUA_RAISE && limits->used > limits->limit) {
     lua_gc(L, LUA_GCCOLLECT, 0);
     if (limits->used > limits->limit) {
@@ -44,9 +48,18 @@ static int dwell_lua_trampoline(lua_State *L) {
     }
   }
   limits->enforce = enforce;
+  /* The bytes it went through (print, notify, publish...), charged as the bounded library
+   * functions charge theirs, so a loop of such calls is stopped by the budget, not only the
+   * clock; a unit for four bytes, not eight as for C's loops: the host decodes, escapes and
+   * counts the characters of a text, more work a byte than a C loop does. */
+  if (work > 0) dwell_lua_charge(L, 1 + work / 4);
   if (results == DWELL_LUA_RAISE) return lua_error(L);
   return results;
 }
+
+/// Records `bytes` of a script's values the running host function went through, charged to
+/// the call when it returns (see dwell_lua_trampoline).
+static inline void dwell_lua_host_work(lua_State *L, long long bytes) { dwell_lua_limits_of(L)->host_work += bytes; }
 
 /// Pushes a host function, with `upvalues` values already on the stack as its upvalues 2...
 static inline void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, int upvalues) {

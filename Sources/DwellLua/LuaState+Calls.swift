@@ -34,7 +34,8 @@ extension LuaState {
     let exhausted = c.pointee.exhausted
     if exhausted != 0, status == dwell_lua_ok() { dwell_lua_pop(L, results) }
     guard status != dwell_lua_ok() || exhausted != 0 else { return }
-    var error = ScriptError(status == dwell_lua_ok() ? "" : ScriptNames.explain(describe(-1)))
+    let message = status == dwell_lua_ok() ? "" : describe(-1, atMost: 4 * limits.messageLength + 4)
+    var error = ScriptError(ScriptNames.explain(message))
     if status != dwell_lua_ok() { dwell_lua_pop(L, 1) }
     if status == dwell_lua_errmem() || (c.pointee.refused != 0 && exhausted == 0) {
       error.message = "\(whereRefused) memory limit exceeded (\(c.pointee.limit / 1024) KiB)"

@@ -53,12 +53,17 @@ extension LuaState {
   }
 
   /// A readable form of the value at `index`, without calling metamethods.
-  func describe(_ index: Int32) -> String {
+  /// A string is read up to `atMost` bytes ("..." marks a cut), and the bytes read are charged
+  /// to the running host function's call.
+  func describe(_ index: Int32, atMost: Int = .max) -> String {
     switch lua_type(L, index) {
     case LUA_TSTRING:
       var length = 0
       guard let bytes = lua_tolstring(L, index, &length) else { return "" }
-      return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+      let count = min(length, max(atMost, 0))
+      dwell_lua_host_work(L, Int64(count))
+      let text = String(decoding: UnsafeRawBufferPointer(start: bytes, count: count), as: UTF8.self)
+      return count < length ? text + "..." : text
     case LUA_TNUMBER:
       // lua_tostring converts a number in place, which would confuse lua_next: use a copy.
       guard lua_checkstack(L, 1) != 0 else { return "(a number)" }

@@ -174,7 +174,8 @@ final class LuaState {
     var parts: [String] = []
     var length = 0
     for i in 0..<min(lua_gettop(L), 64) where length <= limits.printLineLength {
-      let part = escapingControls(state.describe(Int32(i + 1)))
+      // Cut before any per-byte work: a character is at most 4 bytes.
+      let part = escapingControls(state.describe(Int32(i + 1), atMost: 4 * limits.printLineLength + 4))
       length += part.count + 1
       parts.append(part)
     }
@@ -242,7 +243,8 @@ extension StaticString {
 /// characters escaped (see ``escapingControls(_:)``): what a script says reaches logs and
 /// terminals as one line that cannot move the cursor or fake another line.
 func clip<S: StringProtocol>(_ text: S, _ length: Int) -> String {
-  let text = escapingControls(text)
+  // Escaping only lengthens: the first `length + 1` characters decide, however long `text` is.
+  let text = escapingControls(text.prefix(max(length, 0) + 1))
   return text.count <= length ? text : String(text.prefix(max(length - 3, 0))) + "..."
 }
 

@@ -53,6 +53,7 @@ enum PluginActions {
     let plugin = state.describe(2)
     let place = state.whereCalled()
     let limits = state.limits
+    let text = 4 * limits.messageLength + 4  // bytes read of a text: a character is at most 4
     func admit(_ what: String, counts: Bool = true) -> Bool {
       state.output.admit(what, plugin: plugin, instant: state.now, limits: limits, place: place, counts: counts)
     }
@@ -61,9 +62,9 @@ enum PluginActions {
       guard lua_isinteger(L, 3) != 0, (0...1_000_000).contains(lua_tointegerx(L, 3, nil)) else {
         return state.raise(
           "\(place) award takes whole points from 0 to 1,000,000, as in owl.award(10, \"reason\"); "
-            + "it got \(clip(state.describe(3), 40))")
+            + "it got \(clip(state.describe(3, atMost: 160), 40))")
       }
-      let reason = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4), limits.messageLength) : ""
+      let reason = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4, atMost: text), limits.messageLength) : ""
       guard admit("awards") else { return 0 }
       state.actions.append(.award(points: Int(lua_tointegerx(L, 3, nil)), reason: reason, source: plugin))
     case "unlock":
@@ -81,13 +82,13 @@ enum PluginActions {
       guard lua_type(L, 3) == LUA_TSTRING else {
         return state.raise("\(place) notify needs a title, as in owl.notify(\"Night owl\", \"10 minutes after 23:00\")")
       }
-      let body = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4), limits.messageLength) : nil
+      let body = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4, atMost: text), limits.messageLength) : nil
       guard admit("notifications") else { return 0 }
-      let title = clip(state.describe(3), limits.messageLength)
+      let title = clip(state.describe(3, atMost: text), limits.messageLength)
       state.actions.append(.notify(UsageNotification(source: plugin, title: title, body: body, instant: state.now)))
     default:  // publish
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) publish needs a key") }
-      let key = clip(state.describe(3), 128)
+      let key = clip(state.describe(3, atMost: 4 * 128 + 4), 128)
       let value: JSONValue
       switch Result(catching: { () throws(ScriptError) in try state.json(at: 4) }) {
       case .success(let v): value = v

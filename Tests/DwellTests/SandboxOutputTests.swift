@@ -4,6 +4,11 @@ import Testing
 @testable import Dwell
 @testable import DwellLua
 
+/// Lua making `s` a string of 256 KiB of `character` without a library function's charge.
+private func quarterMegabyte(_ character: String) -> String {
+  "local s = '\(character)' for i = 1, 18 do s = s .. s end"
+}
+
 @Suite struct SandboxOutputTests {
   private func plugin(_ body: String, event: String = "screen_enter") -> String {
     "local p = plugin \"p\"\nunlock \"mine\" { when = { sessions = 1000 } }\np.on(\"\(event)\", function(u, s)\n\(body)\nend)"
@@ -30,6 +35,23 @@ import Testing
     let outcome = try Hostile.run(plugin("for i = 1, 100 do p.award(1, 'r') end"), seconds: 4, limits: limits)
     #expect(outcome.engine.report().points == 150)
     #expect(outcome.problems.contains { $0.contains("150 actions in total") })
+  }
+
+  /// Host functions reading a script's long strings: cut before any per-byte work, and the
+  /// bytes they read charged like the bounded library functions', so a loop meets the budget
+  /// (`s` is 256 KiB, built by `..`, which no library charge sees).
+  @Test(arguments: [
+    Hostile.inCheck("\(quarterMegabyte("x")) while true do print(s) end", "instruction budget exceeded"),
+    Hostile.inCheck("\(quarterMegabyte("x")) for i = 1, 2000 do print(s, 1, s) end", "instruction budget exceeded"),
+    Hostile(
+      "local p = plugin \"p\"\np.on(\"screen_enter\", function(u)\n\(quarterMegabyte("\\n")) "
+        + "while true do p.notify(s, s) end\nend)", "instruction budget exceeded", line: 3),
+    Hostile(
+      "local p = plugin \"p\"\np.on(\"screen_enter\", function(u)\n\(quarterMegabyte("x")) "
+        + "while true do pcall(p.publish, 'k', s) end\nend)", "instruction budget exceeded", line: 3),
+  ])
+  func hostFunctionsAreChargedForTheBytesTheyRead(_ hostile: Hostile) throws {
+    try hostile.check()
   }
 
   @Test(arguments: [
