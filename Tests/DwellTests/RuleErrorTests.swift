@@ -231,6 +231,14 @@ import Testing
       "[{\"id\": \"a\", \"when\": {\"sessions\": 1}},\n{\"id\": \"a\", \"when\": {\"sessions\": 2}}]",
       "r.json:2: rule 'a': the id is repeated; give each rule its own id"
     ),
+    (
+      "[{\"id\": \"a\", \"when\": {\"sessions\": 1}, \"when\": {\"sessions\": 2}}]",
+      "r.json:1: rule '#1': key 'when' is given twice in one rule; keep one"
+    ),
+    (
+      "[{\"id\": \"a\",\n \"id\": \"b\", \"when\": {\"sessions\": 1}}]",
+      "r.json:1: rule '#1': key 'id' is given twice in one rule; keep one"
+    ),
   ]
 
   @Test(arguments: jsonCases)

@@ -131,7 +131,7 @@ extension Rule {
     }
     var rules: [Rule] = []
     var seen = Set<String>()
-    var lines = RuleLines(text: text)
+    let lines = RuleLines(text: text)
     for (offset, item) in items.enumerated() {
       let position = "#\(offset + 1)"
       guard case .object(let members) = item else {
@@ -139,11 +139,18 @@ extension Rule {
           rule: position, "a rule must be an object such as {\"id\": \"a\", \"when\": {...}}, not \(item.typeName)",
           file: file)
       }
+      // As inside a condition: a key given twice is refused, not read as its last value.
+      var keys = Set<String>()
+      for member in members where !keys.insert(member.key).inserted {
+        throw RuleError(
+          rule: position, "key '\(member.key)' is given twice in one rule; keep one", file: file,
+          line: lines.line(of: offset))
+      }
       guard case .string(let id)? = item["id"], !id.isEmpty else {
         throw RuleError(
           rule: position, "the rule needs a non-empty string 'id', as in \"id\": \"bonus-level\"", file: file)
       }
-      let line = lines.next(id: id)
+      let line = lines.line(of: offset)
       guard seen.insert(id).inserted else {
         throw RuleError(rule: id, "the id is repeated; give each rule its own id", file: file, line: line)
       }
@@ -210,24 +217,70 @@ extension Condition {
   }
 }
 
-/// Finds the line of each rule's `"id": "..."` in a JSON rules file, in order, so errors can
-/// name it (the value tree keeps no positions).
+/// Finds the line of each rule's `"id"` key in a JSON rules file (the value tree keeps no
+/// positions), in one pass over the text: the work grows with the file, not with the file
+/// times the number of rules.
 struct RuleLines {
-  private let text: String
-  private var from: String.Index
+  private var lines: [Int?] = []
+  /// Bytes read to find every line: at most the file's size.
+  private(set) var bytesRead = 0
 
   init(text: String) {
-    self.text = text
-    from = text.startIndex
+    var depth = 0
+    var line = 1
+    var expectingElement = false
+    var inString = false
+    var escaped = false
+    var stringStart = 0
+    var keyIsId = false
+    var idLine = 1
+    var bytes = Array(text.utf8)
+    bytes.append(0x20)
+    for (index, byte) in bytes.enumerated() {
+      bytesRead += 1
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+          // A key of the array's objects spelled exactly `id` (an escaped spelling finds no line).
+          keyIsId = depth == 2 && bytes[stringStart..<index].elementsEqual("id".utf8)
+        }
+        continue
+      }
+      switch byte {
+      case 0x20, 0x09, 0x0D: continue
+      case 0x0A: line += 1; continue
+      case UInt8(ascii: ":"):
+        if keyIsId, let last = lines.indices.last, lines[last] == nil { lines[last] = idLine }
+        keyIsId = false
+        continue
+      default: break
+      }
+      keyIsId = false
+      if depth == 1, expectingElement, byte != UInt8(ascii: "]") {
+        lines.append(nil)
+        expectingElement = false
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        inString = true
+        stringStart = index + 1
+        idLine = line
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        if depth == 1 { expectingElement = true }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+      case UInt8(ascii: ","):
+        if depth == 1 { expectingElement = true }
+      default: break
+      }
+    }
   }
 
-  /// The 1-based line of the next `"id": "<id>"` after the last one found, if any.
-  mutating func next(id: String) -> Int? {
-    let pattern = #""id"\s*:\s*""# + NSRegularExpression.escapedPattern(for: id) + "\""
-    guard let found = text.range(of: pattern, options: .regularExpression, range: from..<text.endIndex) else {
-      return nil
-    }
-    from = found.upperBound
-    return text[..<found.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
-  }
+  /// The 1-based line of the `"id"` key of the array's element at `offset`, if it has one.
+  func line(of offset: Int) -> Int? { offset < lines.count ? lines[offset] : nil }
 }
