@@ -74,6 +74,12 @@ public struct Scenario: Sendable {
           throw fail(error.message)
         }
       } else {
+        let verb = ((try? Simulator.words(text)) ?? text.split(separator: " ").map(String.init)).first?.lowercased()
+        if let verb, let command = Simulator.command(named: verb), command.writesFiles {
+          throw fail(
+            "'\(verb)' writes a file, which a scenario may not do (a pack's tests are untrusted); "
+              + "use it in 'dwell sim' instead")
+        }
         steps.append(.command(line: line, text: text))
       }
     }

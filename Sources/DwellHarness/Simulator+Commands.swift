@@ -10,6 +10,8 @@ extension Simulator {
     var group: Group
     /// Whether `undo` replays it (commands that only read are not recorded).
     var isRecorded = true
+    /// Whether it writes a file: refused in scenario files, whose packs are untrusted.
+    var writesFiles = false
     var run: @Sendable (Simulator, [String]) throws -> String
   }
 
@@ -109,7 +111,8 @@ extension Simulator {
       sim, _ in sim.reset()
     },
     Command(
-      names: ["record"], arguments: "FILE", summary: "write the session as a trace", group: .session, isRecorded: false
+      names: ["record"], arguments: "FILE", summary: "write the session as a trace", group: .session, isRecorded: false,
+      writesFiles: true
     ) {
       try $0.recordCommand($1)
     },

@@ -49,6 +49,23 @@ import Testing
     return dir
   }
 
+  /// A pack's scenario cannot write files: `record` is refused at its line and the file is untouched.
+  @Test func aScenarioCannotWriteAFile() throws {
+    let dir = TemporaryStore()
+    try FileManager.default.createDirectory(atPath: dir.directory + "/tests", withIntermediateDirectories: true)
+    try #"unlock "a" { when = { sessions = 1 } }"#.write(
+      toFile: dir.directory + "/pack.lua", atomically: true, encoding: .utf8)
+    let victim = dir.directory + "/victim.txt"
+    try "keep me".write(toFile: victim, atomically: true, encoding: .utf8)
+    try "open Lessons\nrecord \(victim)\nexpect sessions 1\n".write(
+      toFile: dir.directory + "/tests/clobber.scenario", atomically: true, encoding: .utf8)
+    let run = try CommandLineTests.dwell(["test", dir.directory])
+    #expect(run.status != 0)
+    #expect(
+      (run.stdout + run.stderr).contains("clobber.scenario:2: 'record' writes a file"), "\(run.stdout)\(run.stderr)")
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+  }
+
   /// A level the pack does not have is said so, with the nearest one and the pack's levels.
   @Test func anUnknownLevelIsNamedWithTheNearestOne() throws {
     let dir = TemporaryStore()
@@ -123,6 +140,10 @@ import Testing
       "s.scenario:1: 'at' takes a local time HH:MM or HH:MM:SS, or YYYY-MM-DD HH:MM[:SS], not 'noon'"
     ),
     ("expect points many\n", "s.scenario:1: expect points takes a whole number, not 'many'"),
+    (
+      "open A\n  Record \"/tmp/a b.trace\"\n",
+      "s.scenario:2: 'record' writes a file, which a scenario may not do (a pack's tests are untrusted); use it in 'dwell sim' instead"
+    ),
     (
       "expect time Lessons\n",
       "s.scenario:1: 'expect time Lessons' is not an expectation: expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N"
