@@ -106,11 +106,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     }
     var scripts: [(name: String, text: String)] = []
     for file in paths {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw RuleError("\(file): cannot be read")
-      }
-      guard data.count <= 4 << 20 else { throw RuleError("\(file): larger than 4 MiB") }
-      scripts.append((file, String(decoding: data, as: UTF8.self)))
+      scripts.append((file, try RuleFile.script(file)))
     }
     return scripts
   }

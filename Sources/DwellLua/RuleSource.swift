@@ -25,7 +25,7 @@ public struct RuleSource: Sendable {
       let pack = try LuaRulePack(scripts: scripts, limits: limits)
       return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
     }
-    guard let data = FileManager.default.contents(atPath: path) else { throw RuleError("\(path): cannot be read") }
+    let data = try RuleFile.read(path)
     let rules = try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path)
     for rule in rules {  // shown in logs and terminals, as a Lua pack's are
       if let bad = LuaRuleParser.badText(rule.title, "title") ?? LuaRuleParser.badText(rule.summary, "description") {

@@ -178,7 +178,7 @@ public final class RuleWatcher: Sendable {
   static func digests(_ files: some Sequence<String>) -> [String: String] {
     var result: [String: String] = [:]
     for file in files {
-      result[file] = FileManager.default.contents(atPath: file).map { SHA256.hex(of: Array($0)) } ?? ""
+      result[file] = (try? RuleFile.read(file)).map { SHA256.hex(of: Array($0)) } ?? ""
     }
     return result
   }
