@@ -186,6 +186,7 @@ extension Simulator {
     guard !name.isEmpty else {
       throw CommandError("\(verb) takes a screen name: \(verb) Lessons, \(verb) \"Sleep Well\"")
     }
-    return name
+    // Cleaned as the engine records it, so the stack, status and recorded trace agree.
+    return ScreenName.clean(name)
   }
 }

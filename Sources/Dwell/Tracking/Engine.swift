@@ -151,7 +151,10 @@ package final class Engine: Sendable {
 
   /// Records an event that happened at `instant` (on this engine's clock), such as one
   /// buffered while the store was opening. Instants before the previous event's count as it.
+  /// Screen names are cleaned here (``ScreenName/clean(_:)``), whatever recorded them.
   package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
+    var event = event
+    if case .appear(let screen, let id) = event { event = .appear(screen: ScreenName.clean(screen), id: id) }
     let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
     switch event {
     case .appear, .disappear, .interact:
