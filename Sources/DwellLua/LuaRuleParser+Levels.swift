@@ -23,6 +23,13 @@ extension LuaRuleParser {
           "\(place) level \(position + 1) must be { \"Name\", points }, with whole points from 0 to "
             + "1,000,000,000,000,000, as in { \"Learner\", 50 }")
       }
+      if name.isEmpty { return state.raise("\(place) level \(position + 1) needs a name, as in { \"Learner\", 50 }") }
+      if let problem = LuaRuleParser.badText(name, "name") {
+        return state.raise("\(place) level \(position + 1): \(problem.message)")
+      }
+      if result.contains(where: { $0.name == name }) {
+        return state.raise("\(place) level '\(name)' is defined twice; give each level its own name")
+      }
       if let same = result.first(where: { $0.points == Int(points) }) {
         return state.raise(
           "\(place) levels '\(same.name)' and '\(name)' both need \(Int(points)) points; give each level its own")

@@ -1,5 +1,7 @@
 // Titles and descriptions of rules: shown in logs and terminals, so plain, one line, bounded.
 
+internal import Dwell
+
 extension LuaRuleParser {
   /// Why a title or description cannot be shown: control characters (a newline, ESC...)
   /// would fake lines or move the cursor where it is shown, and it has a length limit.

@@ -247,28 +247,3 @@ func clip<S: StringProtocol>(_ text: S, _ length: Int) -> String {
   let text = escapingControls(text.prefix(max(length, 0) + 1))
   return text.count <= length ? text : String(text.prefix(max(length - 3, 0))) + "..."
 }
-
-/// `text` with control characters (newline, ESC, NUL, DEL...) and bidirectional overrides
-/// written as `\n`, `\t`, `\r` or `\u{1B}`, so it shows as one line of what it is.
-func escapingControls<S: StringProtocol>(_ text: S) -> String {
-  guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
-  var escaped = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\n": escaped += "\\n"
-    case "\t": escaped += "\\t"
-    case "\r": escaped += "\\r"
-    case _ where isControl(scalar): escaped += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
-    default: escaped.unicodeScalars.append(scalar)
-    }
-  }
-  return escaped
-}
-
-/// Whether `scalar` is a control character or changes the direction of the text around it.
-func isControl(_ scalar: Unicode.Scalar) -> Bool {
-  switch scalar.value {
-  case 0..<0x20, 0x7F...0x9F, 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: return true
-  default: return false
-  }
-}

@@ -43,6 +43,8 @@ extension Rule {
     for (offset, rule) in rules.enumerated() {
       if rule.id.isEmpty {
         problems.append(RuleError(rule: "#\(offset + 1)", "the id is empty"))
+      } else if let problem = Rule.idProblem(rule.id) {
+        problems.append(RuleError(rule: "#\(offset + 1)", problem))
       } else if !seen.insert(rule.id).inserted {
         problems.append(RuleError(rule: rule.id, "the id is repeated"))
       }

@@ -151,6 +151,7 @@ extension Rule {
           rule: position, "the rule needs a non-empty string 'id', as in \"id\": \"bonus-level\"", file: file)
       }
       let line = lines.line(of: offset)
+      if let problem = Rule.idProblem(id) { throw RuleError(rule: position, problem, file: file, line: line) }
       guard seen.insert(id).inserted else {
         throw RuleError(rule: id, "the id is repeated; give each rule its own id", file: file, line: line)
       }
@@ -184,9 +185,20 @@ extension Rule {
     var seen = Set<String>()
     for (offset, rule) in rules.enumerated() {
       guard !rule.id.isEmpty else { throw RuleError(rule: "#\(offset + 1)", "the id is empty") }
+      if let problem = Rule.idProblem(rule.id) { throw RuleError(rule: "#\(offset + 1)", problem) }
       guard seen.insert(rule.id).inserted else { throw RuleError(rule: rule.id, "the id is repeated") }
       if let problem = rule.condition.problem { throw RuleError(rule: rule.id, problem) }
     }
+  }
+}
+
+extension Rule {
+  /// Why an id cannot be shown where ids are (terminals, logs): a control character or a
+  /// change of direction would fake a line or move the cursor.
+  static func idProblem(_ id: String) -> String? {
+    guard let odd = id.unicodeScalars.first(where: isControl) else { return nil }
+    return "the id contains a control character (U+\(String(odd.value, radix: 16, uppercase: true))); "
+      + "ids are shown in terminals and logs"
   }
 }
 

@@ -20,7 +20,8 @@ public struct RuleError: Error, CustomStringConvertible, Sendable, Equatable {
   public var description: String {
     var location = ""
     if let file { location = line.map { "\(file):\($0): " } ?? "\(file): " }
-    if let rule { return "\(location)rule '\(rule)': \(message)" }
-    return location + message
+    // Ids, file names and messages may come from a rule pack: shown as one plain line.
+    if let rule { return escapingControls("\(location)rule '\(rule)': \(message)") }
+    return escapingControls(location + message)
   }
 }
