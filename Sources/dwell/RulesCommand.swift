@@ -60,7 +60,8 @@ enum RulesCommand {
       ? ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".lua") }.sorted()
         .map { path + "/" + $0 } : [path]
     return files.compactMap { file in
-      (try? String(contentsOfFile: file, encoding: .utf8)).map { (file, $0) }
+      // Bounded as the loader reads it: a huge or endless file is the loader's error to report.
+      (try? RuleFile.read(file)).flatMap { String(data: $0, encoding: .utf8) }.map { (file, $0) }
     }
   }
 

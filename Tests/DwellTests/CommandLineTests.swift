@@ -61,6 +61,27 @@ import Testing
     #expect(json?["unlocks"] == nil)
   }
 
+  /// `rules check` reads a pack as the loader does: a sparse 1 GiB script is refused from its
+  /// size, not read whole (its warnings scan read every file with no bound), and a megabyte
+  /// key gets no "did you mean" search.
+  @Test func rulesCheckRefusesAHugeFileAndKeyAtOnce() throws {
+    let dir = TemporaryStore()
+    let big = dir.directory + "/big"
+    try FileManager.default.createDirectory(atPath: big, withIntermediateDirectories: true)
+    #expect(FileManager.default.createFile(atPath: big + "/pack.lua", contents: nil))
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: big + "/pack.lua"))
+    try handle.truncate(atOffset: 1 << 30)
+    try handle.close()
+    let run = try Self.dwell(["rules", "check", big])
+    #expect(run.status != 0)
+    #expect(run.stderr.contains("larger than 4 MiB"), "\(run.stderr)")
+    let key = try Self.write(
+      #"unlock "k" { when = { [string.rep("w", 3000000)] = 1 } }"#, to: dir, name: "key.lua")
+    let keyed = try Self.dwell(["rules", "check", key])
+    #expect(keyed.status != 0)
+    #expect(keyed.stderr.contains("unknown key"), "\(keyed.stderr.prefix(300))")
+  }
+
   @Test func replayThenReportFromTheStoreAgree() throws {
     let dir = TemporaryStore()
     let trace = try Self.write(Self.trace, to: dir, name: "t.jsonl")

@@ -7,6 +7,9 @@ package enum Spelling {
   /// Spelling.closest(to: "whn", in: ["when", "check"])  // "when"
   /// ```
   package static func closest(to word: String, in known: some Sequence<String>) -> String? {
+    // A word far longer than any known one is near none of them; comparing it would cost
+    // its length times theirs (a pack's megabyte key).
+    guard word.utf8.count <= 256 else { return nil }
     let limit = max(1, min(2, word.count / 3))
     var best: (word: String, distance: Int)?
     for candidate in known.sorted() {
