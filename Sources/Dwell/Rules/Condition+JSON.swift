@@ -179,16 +179,10 @@ extension Rule {
     return rules
   }
 
-  /// Checks a set of rules built in code: ids unique and non-empty, groups non-empty,
-  /// thresholds non-negative.
+  /// Checks a set of rules built in code: ids unique, non-empty and plain, groups
+  /// non-empty, thresholds in range. Throws the first of ``problems(_:)``.
   package static func validate(_ rules: [Rule]) throws(RuleError) {
-    var seen = Set<String>()
-    for (offset, rule) in rules.enumerated() {
-      guard !rule.id.isEmpty else { throw RuleError(rule: "#\(offset + 1)", "the id is empty") }
-      if let problem = Rule.idProblem(rule.id) { throw RuleError(rule: "#\(offset + 1)", problem) }
-      guard seen.insert(rule.id).inserted else { throw RuleError(rule: rule.id, "the id is repeated") }
-      if let problem = rule.condition.problem { throw RuleError(rule: rule.id, problem) }
-    }
+    if let first = problems(rules).first { throw first }
   }
 }
 
