@@ -196,10 +196,12 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     guard let function = state.hostFunctions[name] else { return state.raise("host.\(name) is not available") }
     var arguments: [JSONValue] = []
     for index in 0..<lua_gettop(L) {
-      guard let value = try? state.json(at: index + 1) else {
-        return state.raise("\(state.whereCalled()) host.\(name) takes strings, numbers, booleans and tables")
+      do throws(ScriptError) {
+        arguments.append(try state.json(at: index + 1, root: "argument \(index + 1)"))
+      } catch {
+        return state.raise(
+          "\(state.whereCalled()) host.\(name) takes strings, numbers, booleans and tables: \(error.message)")
       }
-      arguments.append(value)
     }
     guard state.push(function(arguments)) else {
       return state.raise("\(state.whereCalled()) host.\(name) returned a value too large or deep for scripts")

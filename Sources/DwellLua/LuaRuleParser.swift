@@ -276,7 +276,7 @@ enum LuaRuleParser {
       return .success(.check(.init(LuaCheck(ref: ref, rule: ""))))
     }
     dwell_lua_pop(L, 1)
-    let parsed = Result { try Condition.parse(try state.json(at: -1)) }
+    let parsed = Result { try Condition.parse(try state.json(at: -1, root: "when")) }
     dwell_lua_pop(L, 1)
     switch parsed {
     case .success(let condition): return .success(condition)

@@ -51,7 +51,7 @@ extension LuaRuntime {
           state.pushReference(sole)
         }
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
-        if let argument { lua_pushstring(L, argument) } else { lua_pushnil(L) }
+        if let argument { state.pushText(argument) } else { lua_pushnil(L) }
         box.unsaved[index] = true
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
@@ -154,7 +154,7 @@ extension LuaRuntime {
     last[plugin] = nil
     let value: JSONValue
     do {
-      value = try state.json(at: -1, plain: true)
+      value = try state.json(at: -1, plain: true, root: "state")
     } catch {
       throw ScriptError("\(state.collector.places[plugin] ?? "") its state cannot be saved: \(error.message)")
     }
@@ -184,7 +184,7 @@ extension LuaRuntime {
           let value: JSONValue
           do { value = try JSONParser.parse(text) } catch { throw ScriptError("it is not valid JSON") }
           state.pushReference(state.setStateRef)
-          lua_pushstring(state.L, plugin)
+          state.pushText(plugin)
           guard state.push(value) else {
             throw ScriptError("it is deeper or larger than the sandbox allows")
           }

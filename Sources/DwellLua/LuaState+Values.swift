@@ -11,6 +11,13 @@ extension LuaState {
     var plain = false
   }
 
+  /// Why a conversion stopped, and where in the value: the keys from the top, outermost
+  /// first (collected as the error comes back up, so a conversion that succeeds builds none).
+  private struct Refusal: Error {
+    var message: String
+    var path: [String] = []
+  }
+
   /// Pushes a JSON value as a Lua value. Fails (pushing nothing) when it is deeper or
   /// larger than the limits a script's values are held to, or the stack cannot grow.
   @discardableResult
@@ -32,7 +39,7 @@ extension LuaState {
     case .bool(let b): lua_pushboolean(L, b ? 1 : 0)
     case .number(let n, let literal):
       if let integer = Int64(literal) { lua_pushinteger(L, lua_Integer(integer)) } else { lua_pushnumber(L, n) }
-    case .string(let s): lua_pushstring(L, s)
+    case .string(let s): pushText(s)
     case .array(let items):
       guard depth < limits.valueDepth else { return false }
       lua_createtable(L, Int32(clamping: items.count), 0)
@@ -44,12 +51,29 @@ extension LuaState {
       guard depth < limits.valueDepth else { return false }
       lua_createtable(L, 0, Int32(clamping: members.count))
       for member in members {
-        lua_pushstring(L, member.key)
+        pushText(member.key)
         guard push(member.value, depth: depth + 1, nodes: &nodes) else { return false }
         lua_rawset(L, -3)
       }
     }
     return true
+  }
+
+  /// Pushes `text` whole, as its UTF-8 bytes: a NUL inside it is part of the string (a C
+  /// string would end there, so "a\0b" would come back as "a", and "\0" as "").
+  func pushText(_ text: String) {
+    var text = text
+    text.withUTF8 { _ = lua_pushlstring(L, $0.baseAddress, $0.count) }
+  }
+
+  /// The string at `index` as text, byte for byte, or `nil` when its bytes are not UTF-8
+  /// (a Swift string cannot hold them: they would come back as U+FFFD). The bytes read are
+  /// charged to the running host function's call.
+  func text(at index: Int32) -> String? {
+    var length = 0
+    guard let bytes = lua_tolstring(L, index, &length) else { return nil }
+    dwell_lua_host_work(L, Int64(length))
+    return String(validating: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
   }
 
   /// A readable form of the value at `index`, without calling metamethods.
@@ -79,17 +103,24 @@ extension LuaState {
 
   /// Converts the Lua value at `index` to JSON form (tables become arrays or objects),
   /// reading tables raw. Refuses a table that contains itself, nesting deeper than
-  /// ``ScriptLimits/valueDepth`` and more than ``ScriptLimits/valueNodes`` values.
-  /// With `plain`, a table with a metatable is refused (a saved state would lose what it adds).
-  func json(at index: Int32, plain: Bool = false) throws(ScriptError) -> JSONValue {
+  /// ``ScriptLimits/valueDepth``, more than ``ScriptLimits/valueNodes`` values, and a string
+  /// (value or key) that is not UTF-8 text; a string with a NUL is kept whole. With `plain`,
+  /// a table with a metatable is refused (a saved state would lose what it adds). The error
+  /// says where in the value it is, from `root` (`state.list[2]`), when that is not the top.
+  func json(at index: Int32, plain: Bool = false, root: String = "value") throws(ScriptError) -> JSONValue {
     var walk = Walk(plain: plain)
-    return try json(at: lua_absindex(L, index), depth: 0, &walk)
+    do {
+      return try json(at: lua_absindex(L, index), depth: 0, &walk)
+    } catch {
+      guard !error.path.isEmpty else { throw ScriptError(error.message) }
+      throw ScriptError("\(root)\(error.path.joined()): \(error.message)")
+    }
   }
 
-  private func json(at index: Int32, depth: Int, _ walk: inout Walk) throws(ScriptError) -> JSONValue {
+  private func json(at index: Int32, depth: Int, _ walk: inout Walk) throws(Refusal) -> JSONValue {
     walk.nodes += 1
     guard walk.nodes <= limits.valueNodes else {
-      throw ScriptError("a value has more than \(limits.valueNodes) parts (sandbox limit)")
+      throw Refusal(message: "a value has more than \(limits.valueNodes) parts (sandbox limit)")
     }
     switch lua_type(L, index) {
     case LUA_TNIL: return .null
@@ -100,27 +131,42 @@ extension LuaState {
         return .number(Double(value), literal: String(value))
       }
       let value = dwell_lua_tonumber(L, index)
-      guard value.isFinite else { throw ScriptError("a number is not finite") }
+      guard value.isFinite else { throw Refusal(message: "a number is not finite") }
       return .number(value, literal: "\(value)")
-    case LUA_TSTRING: return .string(describe(index))
+    case LUA_TSTRING:
+      guard let text = text(at: index) else { throw Refusal(message: notText("a string", at: index)) }
+      return .string(text)
     case LUA_TTABLE: return try table(at: index, depth: depth, &walk)
     default:
-      throw ScriptError("a \(String(cString: lua_typename(L, lua_type(L, index)))) cannot be used here")
+      throw Refusal(message: "a \(String(cString: lua_typename(L, lua_type(L, index)))) cannot be used here")
     }
   }
 
-  private func table(at index: Int32, depth: Int, _ walk: inout Walk) throws(ScriptError) -> JSONValue {
+  /// Says that the string at `index` is not UTF-8 text, and which byte is the first not to be.
+  private func notText(_ what: String, at index: Int32) -> String {
+    var length = 0
+    guard let start = lua_tolstring(L, index, &length) else { return "\(what) is not UTF-8 text" }
+    let bytes = UnsafeRawBufferPointer(start: start, count: length)
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    var valid = 0
+    while case .scalarValue(let scalar) = decoder.decode(&iterator) { valid += UTF8.width(scalar) }
+    guard valid < length else { return "\(what) is not UTF-8 text" }
+    return "\(what) is not UTF-8 text (byte \(valid + 1) is 0x\(String(bytes[valid], radix: 16, uppercase: true)))"
+  }
+
+  private func table(at index: Int32, depth: Int, _ walk: inout Walk) throws(Refusal) -> JSONValue {
     guard depth < limits.valueDepth else {
-      throw ScriptError("a table is nested more than \(limits.valueDepth) deep (sandbox limit)")
+      throw Refusal(message: "a table is nested more than \(limits.valueDepth) deep (sandbox limit)")
     }
-    guard lua_checkstack(L, 4) != 0 else { throw ScriptError("a table is nested too deeply") }
+    guard lua_checkstack(L, 4) != 0 else { throw Refusal(message: "a table is nested too deeply") }
     guard let pointer = lua_topointer(L, index), walk.open.insert(pointer).inserted else {
-      throw ScriptError("a table contains itself")
+      throw Refusal(message: "a table contains itself")
     }
     defer { walk.open.remove(pointer) }
     if walk.plain, lua_getmetatable(L, index) != 0 {
       dwell_lua_pop(L, 1)
-      throw ScriptError("a table with a metatable cannot be saved (its fields are read raw); use plain tables")
+      throw Refusal(message: "a table with a metatable cannot be saved (its fields are read raw); use plain tables")
     }
     var members: [(key: String, value: JSONValue)] = []
     var items: [(Int, JSONValue)] = []
@@ -130,29 +176,46 @@ extension LuaState {
       do {
         value = try json(at: lua_absindex(L, -1), depth: depth + 1, &walk)
       } catch {
+        var error = error
+        error.path.insert(pathStep(-2), at: 0)
         dwell_lua_pop(L, 2)
         throw error
       }
       if lua_type(L, -2) == LUA_TSTRING {
-        members.append((describe(-2), value))
+        guard let key = text(at: -2) else {
+          let message = notText("a key", at: -2)
+          dwell_lua_pop(L, 2)
+          throw Refusal(message: message)
+        }
+        members.append((key, value))
       } else if lua_isinteger(L, -2) != 0 {
         items.append((Int(lua_tointegerx(L, -2, nil)), value))
       } else {
         dwell_lua_pop(L, 2)
-        throw ScriptError("a table key must be a string or an integer")
+        throw Refusal(message: "a table key must be a string or an integer")
       }
       dwell_lua_pop(L, 1)
     }
     if members.isEmpty && !items.isEmpty {
       items.sort { $0.0 < $1.0 }
       guard items.enumerated().allSatisfy({ $0.offset + 1 == $0.element.0 }) else {
-        throw ScriptError("a list must be numbered 1, 2, 3, ...")
+        throw Refusal(message: "a list must be numbered 1, 2, 3, ...")
       }
       return .array(items.map(\.1))
     }
-    guard items.isEmpty else { throw ScriptError("a table mixes a list and named fields") }
+    guard items.isEmpty else { throw Refusal(message: "a table mixes a list and named fields") }
     members.sort { $0.key < $1.key }
     return .object(members)
+  }
+
+  /// The key at `index` as a step of a path: `.name`, `[2]`, or `["a b"]` (cut short).
+  private func pathStep(_ index: Int32) -> String {
+    guard lua_type(L, index) == LUA_TSTRING else { return "[\(describe(index, atMost: 40))]" }
+    let key = describe(index, atMost: 40)
+    let isName =
+      key.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+      && key.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
+    return isName ? "." + key : "[\"" + clip(key, 43) + "\"]"
   }
 
   /// Reads string keys of the table at `index` (raw access, no metamethods).

@@ -133,4 +133,50 @@ import Testing
     #expect(stored.listenerStates["lua:p/p"] == #"{"n":\#(final)}"#)
     #expect(pack.diagnostics.isEmpty && reloaded.diagnostics.isEmpty)
   }
+
+  /// Text in a state comes back byte for byte after a save and a restore: a NUL inside a
+  /// string or a key, the keys "" and "\0" side by side, a key in two Unicode forms. A
+  /// string (or key) that is not UTF-8 text cannot be kept as text: it is refused when the
+  /// state is saved, naming the file, the line and where in the state, and nothing is saved.
+  @Test func textInAStateComesBackByteForByte() throws {
+    let script = """
+      local p = plugin "p"
+      p.on("screen_enter", function(u, s)
+        if s == "set" then
+          p.state = { nul = "a\\0b", [""] = "e", ["\\0"] = "n", t = { ["k\\0"] = "\\0" },
+            forms = { ["\\u{E9}"] = 1, ["e\\u{301}"] = 2 }, list = { "x\\0", "" } }
+        elseif s == "check" then
+          local st, n = p.state, 0
+          for _ in pairs(st) do n = n + 1 end
+          p.publish("same", n == 6 and st.nul == "a\\0b" and st[""] == "e" and st["\\0"] == "n"
+            and st.t["k\\0"] == "\\0" and st.forms["\\u{E9}"] == 1 and st.forms["e\\u{301}"] == 2
+            and st.list[1] == "x\\0" and st.list[2] == "" and #st.list == 2)
+        elseif s == "bad-value" then p.state = { ok = 1, list = { "x", "\\xff\\xfe" } }
+        elseif s == "bad-key" then p.state = { t = { ["caf\\xc3"] = 1 } }
+        elseif s == "cut" then p.state = { name = ("\\u{E9}t\\u{E9}"):sub(1, 4) }
+        end
+      end)
+      """
+    let pack = try LuaRulePack(scripts: [("p.lua", script)])
+    _ = pack.receive(.screenEntered("set"), usage: usage(1))
+    let text = try #require(saved(pack.takeStates()).first)
+    #expect(text.contains(#""nul":"a\u0000b""#), "\(text)")
+    let restored = try LuaRulePack(scripts: [("p.lua", script)])
+    restored.restore(states: ["lua:p/p": text])
+    _ = restored.receive(.screenEntered("check"), usage: usage(2))
+    #expect(restored.published["p"]?["same"] == .bool(true))
+    #expect(pack.diagnostics.isEmpty && restored.diagnostics.isEmpty, "\(restored.diagnostics)")
+
+    for (event, place) in [
+      ("bad-value", "state.list[2]: a string is not UTF-8 text (byte 1 is 0xFF)"),
+      ("bad-key", "state.t: a key is not UTF-8 text (byte 4 is 0xC3)"),
+      ("cut", "state.name: a string is not UTF-8 text (byte 4 is 0xC3)"),
+    ] {
+      let bad = try LuaRulePack(scripts: [("p.lua", script)])
+      _ = bad.receive(.screenEntered(event), usage: usage(3))
+      #expect(saved(bad.takeStates()).isEmpty, "\(event)")
+      let message = bad.diagnostics.map(\.message).joined(separator: "\n")
+      #expect(message == "plugin 'p': p.lua:2: its state cannot be saved: \(place)", "\(event)")
+    }
+  }
 }

@@ -221,6 +221,9 @@ private let budget = "instruction budget exceeded"
     plugin("p.state = setmetatable({}, { __index = function() while true do end end })", "metatable", line: 2),
     plugin("p.state = { n = 1, inner = setmetatable({}, {}) }", "metatable", line: 2),
     plugin("p.state = function() end", "cannot be used here", line: 2),
+    // Bytes that are not UTF-8 text would come back as U+FFFD: refused, wherever they are.
+    plugin("p.state = { s = { 'ok', '\\xff' } }", "state.s[2]: a string is not UTF-8 text (byte 1 is 0xFF)", line: 2),
+    plugin("p.publish('k', { ['\\xc0'] = 1 })", "publish: a key is not UTF-8 text (byte 1 is 0xC0)"),
   ])
   func aStateThatCannotBeSavedIsAClearError(_ hostile: Hostile) throws {
     try hostile.check()
