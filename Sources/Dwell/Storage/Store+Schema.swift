@@ -65,19 +65,36 @@ extension Store {
   /// The newest schema version this build writes.
   package static var schemaVersion: Int { migrations.count }
 
-  /// Applies the migrations the file lacks; refuses a file from a newer Dwell.
+  /// The migrations the file records; refuses a file from a newer Dwell.
+  private static func appliedMigrations(_ db: Database) throws -> Set<String> {
+    var applied = Set<String>()
+    let rows = try db.statement("SELECT identifier FROM dwell_migrations")
+    while try rows.step() { applied.insert(rows.text(0)) }
+    if let unknown = applied.subtracting(migrations.map(\.id)).sorted().first {
+      throw StoreError.newerSchema(migration: unknown)
+    }
+    return applied
+  }
+
+  /// Applies the migrations the file lacks, after checking it is not damaged (see
+  /// ``checkIntegrity(_:applied:)``); refuses a file from a newer Dwell.
   static func migrate(_ db: Database, readOnly: Bool) throws {
     if !readOnly {
       try db.execute(
         "CREATE TABLE IF NOT EXISTS dwell_migrations(identifier TEXT PRIMARY KEY, applied_at TEXT NOT NULL)"
       )
     }
-    var applied = Set<String>()
-    let rows = try db.statement("SELECT identifier FROM dwell_migrations")
-    while try rows.step() { applied.insert(rows.text(0)) }
-    let known = Set(migrations.map(\.id))
-    if let unknown = applied.subtracting(known).sorted().first {
-      throw StoreError.newerSchema(migration: unknown)
+    // One read snapshot for the records and the check: another process (an app
+    // extension) applying a migration meanwhile must not make the two disagree.
+    try db.execute("BEGIN")
+    let applied: Set<String>
+    do {
+      applied = try appliedMigrations(db)
+      try checkIntegrity(db, applied: applied)
+      try db.execute("COMMIT")
+    } catch {
+      try? db.execute("ROLLBACK")
+      throw error
     }
     for migration in migrations where !applied.contains(migration.id) {
       guard !readOnly else { break }
