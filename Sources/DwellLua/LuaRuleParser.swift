@@ -122,13 +122,15 @@ enum LuaRuleParser {
       case .failure(let failure): return .failure(failure)
       }
     }
-    base.title = string(state, table: 1, key: "title")
-    // `summary` (the Swift property's name) is accepted for `description`.
-    base.summary = string(state, table: 1, key: "description") ?? string(state, table: 1, key: "summary")
-    if let failure = badText(base.title, "title") ?? badText(base.summary, "description") { return .failure(failure) }
-    lua_getfield(L, 1, "hidden")
-    base.isHidden = lua_toboolean(L, -1) != 0
-    dwell_lua_pop(L, 1)
+    do throws(Failure) {
+      base.title = try text(state, table: 1, key: "title")
+      // `summary` (the Swift property's name) is accepted for `description`.
+      base.summary = try text(state, table: 1, key: "description")
+      if base.summary == nil { base.summary = try text(state, table: 1, key: "summary") }
+      base.isHidden = try flag(state, table: 1, key: "hidden")
+    } catch {
+      return .failure(error)
+    }
     if achievement {
       base.achievement = id
       switch points(state, table: 1) {
@@ -205,8 +207,12 @@ enum LuaRuleParser {
     case .success(let value): tier.points = value
     case .failure(let problem): return failure(problem.message)
     }
-    tier.title = string(state, table: -1, key: "title") ?? base.title
-    if let problem = badText(tier.title, "title") { return failure(problem.message) }
+    do throws(Failure) {
+      tier.title = try text(state, table: -1, key: "title")
+      if tier.title == nil { tier.title = base.title }
+    } catch {
+      return failure(error.message)
+    }
     return .success(tier)
   }
 
@@ -242,12 +248,6 @@ enum LuaRuleParser {
       return Failure("a value without a key (\(odd)); name it, as in when = { ... }; \(takes)")
     }
     return Failure("unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed)); \(takes)")
-  }
-
-  private static func string(_ state: LuaState, table index: Int32, key: String) -> String? {
-    lua_getfield(state.L, index, key)
-    defer { dwell_lua_pop(state.L, 1) }
-    return lua_type(state.L, -1) == LUA_TSTRING ? state.describe(-1) : nil
   }
 
   /// The `when` or `check` of the table at `index`.

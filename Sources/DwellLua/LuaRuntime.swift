@@ -188,7 +188,7 @@ final class LuaRuntime: Sendable {
     box.usageKey = key
   }
 
-  /// Runs the check function `ref` of rule `rule` on `usage`.
+  /// Runs the check function `ref` of rule `rule` on `usage`: whether it returned true.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     var failures: [ScriptError] = []
     var prints: [String] = []
@@ -213,8 +213,18 @@ final class LuaRuntime: Sendable {
         disable(rule, failure, &box, &failures)
         return false
       }
+      // true unlocks; false, nil or nothing is "not yet"; anything else is a mistake (a
+      // table or a number would be true to Lua), reported once: the check is disabled.
+      let type = lua_type(L, -1)
       let result = lua_toboolean(L, -1) != 0
       dwell_lua_pop(L, 1)
+      guard type == LUA_TBOOLEAN || type == LUA_TNIL else {
+        let returned = String(cString: lua_typename(L, type))
+        let failure = ScriptError(
+          "\(state.placeOfFunction(ref)) check returned a \(returned); a check returns true or false", rule: rule)
+        disable(rule, failure, &box, &failures)
+        return false
+      }
       return result
     }
     if !failures.isEmpty { report(failures) }

@@ -99,6 +99,15 @@ extension LuaState {
     try protectedCall(arguments: 0, results: 0)
   }
 
+  /// `file:line:` where the function in the registry at `ref` starts, or "".
+  func placeOfFunction(_ ref: Int32) -> String {
+    guard lua_checkstack(L, 1) != 0 else { return "" }
+    pushReference(ref)
+    var info = lua_Debug()
+    guard lua_getinfo(L, ">S", &info) != 0, info.linedefined > 0 else { return "" }  // pops the function
+    return "\(Self.source(of: &info)):\(info.linedefined):"
+  }
+
   /// `file:line:` of the script code nearest the running host function, skipping the
   /// prelude's frames and C functions ("" when there is none).
   func whereCalled(level: Int32 = 1) -> String {
@@ -107,14 +116,15 @@ extension LuaState {
     while lua_getstack(L, level, &info) != 0 {
       level += 1
       guard lua_getinfo(L, "Sl", &info) != 0, info.currentline > 0 else { continue }
-      let source = withUnsafeBytes(of: &info.short_src) { raw in
-        String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-      }
+      let source = Self.source(of: &info)
       if source == "dwell" { continue }
       return "\(source):\(info.currentline):"
     }
     return ""
   }
 
-  /// Defines a host function the prelude reaches as `__dwell_<name>` when scripts call it
+  /// The file name Lua keeps for the function `info` describes (`short_src`).
+  private static func source(of info: inout lua_Debug) -> String {
+    withUnsafeBytes(of: &info.short_src) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+  }
 }

@@ -57,6 +57,12 @@ enum PluginActions {
     func admit(_ what: String, counts: Bool = true) -> Bool {
       state.output.admit(what, plugin: plugin, instant: state.now, limits: limits, place: place, counts: counts)
     }
+    /// A reason or a body: nil, or a string (a table or a number there is a mistake, said).
+    func isTextOrNil(_ index: Int32) -> Bool { lua_type(L, index) <= LUA_TNIL || lua_type(L, index) == LUA_TSTRING }
+    func notText(_ index: Int32, _ what: String, _ example: String) -> Int32 {
+      let got = String(cString: lua_typename(L, lua_type(L, index)))
+      return state.raise("\(place) \(what) must be a string, as in \(example), not a \(got)")
+    }
     switch kind {
     case "award":
       guard lua_isinteger(L, 3) != 0, (0...1_000_000).contains(lua_tointegerx(L, 3, nil)) else {
@@ -64,6 +70,7 @@ enum PluginActions {
           "\(place) award takes whole points from 0 to 1,000,000, as in owl.award(10, \"reason\"); "
             + "it got \(clip(state.describe(3, atMost: 160), 40))")
       }
+      guard isTextOrNil(4) else { return notText(4, "award's reason", "owl.award(10, \"late practice\")") }
       let reason = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4, atMost: text), limits.messageLength) : ""
       guard admit("awards") else { return 0 }
       state.actions.append(.award(points: Int(lua_tointegerx(L, 3, nil)), reason: reason, source: plugin))
@@ -82,6 +89,7 @@ enum PluginActions {
       guard lua_type(L, 3) == LUA_TSTRING else {
         return state.raise("\(place) notify needs a title, as in owl.notify(\"Night owl\", \"10 minutes after 23:00\")")
       }
+      guard isTextOrNil(4) else { return notText(4, "notify's body", "owl.notify(\"Night owl\", \"10 minutes\")") }
       let body = lua_type(L, 4) == LUA_TSTRING ? clip(state.describe(4, atMost: text), limits.messageLength) : nil
       guard admit("notifications") else { return 0 }
       let title = clip(state.describe(3, atMost: text), limits.messageLength)

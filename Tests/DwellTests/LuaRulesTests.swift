@@ -101,6 +101,47 @@ import Testing
     #expect(pack.diagnostics.first { $0.rule == "loops" }?.message.contains("instruction budget") == true)
   }
 
+  /// A check returns true (unlock) or false; nil or nothing is "not yet". Anything else (a
+  /// table, a string, a number, a function: all true to Lua) is a mistake: it does not
+  /// unlock, and is reported once with the file and line of the check and what it returned.
+  @Test func aCheckReturningSomethingElseThanABooleanDoesNotUnlock() throws {
+    let pack = try LuaRulePack(
+      scripts: [
+        (
+          "checks.lua",
+          """
+          unlock "table" { check = function(u) return u.screen("Quiz") end }
+          unlock "string" { check = function(u) return "yes" end }
+          unlock "number" {
+            check = function(u)
+              return u.app.seconds
+            end,
+          }
+          unlock "function" { check = function(u) return print end }
+          unlock "later" { check = function(u) if u.app.seconds >= 2 then return true end end }
+          unlock "nil-then-true" { check = function(u) if u.app.seconds >= 3 then return true end return nil end }
+          unlock "false" { check = function(u) return false end }
+          achievement "tiered" { tiers = { { "one", check = function(u) return 1 end } } }
+          """
+        )
+      ])
+    let rig = Rig(configuration: .init(rules: pack.rules))
+    let engine = try rig.launch()
+    engine.record(.active)
+    rig.advance(5)
+    #expect(engine.report().unlocks.keys.sorted() == ["later", "nil-then-true"])
+    let messages = pack.diagnostics.map(\.description).sorted()
+    #expect(
+      messages
+        == [
+          "checks.lua:1: check returned a table; a check returns true or false (rule 'table')",
+          "checks.lua:2: check returned a string; a check returns true or false (rule 'string')",
+          "checks.lua:4: check returned a number; a check returns true or false (rule 'number')",
+          "checks.lua:8: check returned a function; a check returns true or false (rule 'function')",
+          "checks.lua:12: check returned a number; a check returns true or false (rule 'tiered/one')",
+        ].sorted(), "\(messages)")
+  }
+
   @Test func checksSeeTheUsageFigures() throws {
     let pack = try LuaRulePack(
       scripts: [

@@ -9,6 +9,32 @@ import Testing
 /// simulator print it.
 @Suite struct RuleErrorTests {
   static let cases: [(pack: String, message: String)] = [
+    // A value of the wrong kind is said, not ignored (a title of {} was dropped, a hidden of
+    // "false" or 0 was true to Lua).
+    (
+      #"unlock "t" { title = {}, when = { appSeconds = 1 } }"#,
+      #"p.lua:1: rule 't': 'title' must be a string, as in title = "Bonus level", not a table"#
+    ),
+    (
+      #"unlock "t" { title = "T", description = 42, when = { appSeconds = 1 } }"#,
+      #"p.lua:1: rule 't': 'description' must be a string, as in description = "Bonus level", not a number"#
+    ),
+    (
+      #"achievement "a" { hidden = "false", when = { appSeconds = 1 } }"#,
+      #"p.lua:1: rule 'a': 'hidden' must be true or false, as in hidden = true, not a string ("false")"#
+    ),
+    (
+      #"achievement "a" { hidden = 0, when = { appSeconds = 1 } }"#,
+      "p.lua:1: rule 'a': 'hidden' must be true or false, as in hidden = true, not the number 0"
+    ),
+    (
+      #"achievement "a" { tiers = { { "one", title = true, when = { sessions = 1 } } } }"#,
+      #"p.lua:1: rule 'a': tier 'one': 'title' must be a string, as in title = "Bonus level", not a boolean"#
+    ),
+    (
+      "unlock \"t\" { title = string.rep(\"x\", 3000000), when = { appSeconds = 1 } }",
+      "p.lua:1: rule 't': its title is longer than 500 characters (3000000 bytes) (sandbox)"
+    ),
     (
       #"achievement "a" { tiers = { { "bronze", when = { sessions = 1 } }, { "bronze", when = { sessions = 2 } } } }"#,
       "p.lua:1: rule 'a': tier 'bronze' is repeated; give each tier its own name"

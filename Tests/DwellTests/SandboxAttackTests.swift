@@ -224,6 +224,12 @@ private let budget = "instruction budget exceeded"
     // Bytes that are not UTF-8 text would come back as U+FFFD: refused, wherever they are.
     plugin("p.state = { s = { 'ok', '\\xff' } }", "state.s[2]: a string is not UTF-8 text (byte 1 is 0xFF)", line: 2),
     plugin("p.publish('k', { ['\\xc0'] = 1 })", "publish: a key is not UTF-8 text (byte 1 is 0xC0)"),
+    // A reason or a body of the wrong kind is said, not dropped.
+    plugin(
+      "p.award(5, { 'late' })", "award's reason must be a string, as in owl.award(10, \"late practice\"), not a table"),
+    plugin(
+      "p.notify('Owl', 10)",
+      "notify's body must be a string, as in owl.notify(\"Night owl\", \"10 minutes\"), not a number"),
   ])
   func aStateThatCannotBeSavedIsAClearError(_ hostile: Hostile) throws {
     try hostile.check()
