@@ -79,7 +79,7 @@ import Testing
       try text.write(toFile: file, atomically: true, encoding: .utf8)
       try await Task.sleep(for: .milliseconds(2))
     }
-    let deadline = ContinuousClock.now + .seconds(5)
+    let deadline = ContinuousClock.now + .seconds(5 * TestEnvironment.slowdown)
     while ContinuousClock.now < deadline {
       if case .success(let source)? = outcomes.all.last, source.rules.map(\.id) == ["v20"] { break }
       try await Task.sleep(for: .milliseconds(20))
