@@ -4,13 +4,14 @@ package import Foundation
 
 /// The bytes of rule files (Lua scripts, JSON rules), bounded.
 package enum RuleFile {
-  /// The most bytes a rule file may have.
-  static let limit = 4 << 20
+  /// The most bytes a rule file may have (also the bound of a pack's scenarios and persona
+  /// files, read through ``read(_:limit:)``).
+  package static let limit = 4 << 20
 
-  /// The bytes of the file at `path`: refused from its size (stat) when over ``limit``, and
-  /// read at most `limit + 1` bytes in any case (a file growing, a device or pipe, which
-  /// stat cannot size), so a huge file costs neither time nor memory.
-  package static func read(_ path: String) throws(RuleError) -> Data {
+  /// The bytes of the file at `path`: refused from its size (stat) when over `limit` (whole
+  /// MiB), and read at most `limit + 1` bytes in any case (a file growing, a device or pipe,
+  /// which stat cannot size), so a huge file costs neither time nor memory.
+  package static func read(_ path: String, limit: Int = limit) throws(RuleError) -> Data {
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
     guard size <= limit else { throw RuleError("\(path): larger than \(limit >> 20) MiB") }
     guard let handle = FileHandle(forReadingAtPath: path) else { throw RuleError("\(path): cannot be read") }
