@@ -55,8 +55,10 @@ extension Simulator {
       for kind in closing { events.append(TraceEvent(line: events.count + 1, t: clock.now(), kind: kind)) }
     }
     let text = events.map(\.jsonLine).joined(separator: "\n") + "\n"
-    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-      throw CommandError("cannot write \(path)")
+    do {
+      try Output.write(text, to: path)
+    } catch {
+      throw CommandError(error.description)
     }
     note("Recorded \(events.count) events to \(path); replay it with: \(replayCommand(path))", .info)
     return ""

@@ -90,22 +90,22 @@ enum BalanceCommand {
     if reports.count == 2 {
       let comparison = BalanceComparison(old: reports[0], new: reports[1])
       if let html = args.value("html") {
-        try write(comparison.html, to: html)
+        try Files.write(comparison.html, to: html)
       }
-      print(
+      Terminal.print(
         args.flag("json")
           ? comparison.json.rendered(pretty: true) : args.flag("csv") ? comparison.csv : comparison.table,
         terminator: args.flag("json") ? "\n" : "")
       return
     }
     let report = reports[0]
-    if let html = args.value("html") { try write(report.html, to: html) }
+    if let html = args.value("html") { try Files.write(report.html, to: html) }
     if args.flag("json") {
-      print(report.json.rendered(pretty: true))
+      Terminal.print(report.json.rendered(pretty: true))
     } else if args.flag("csv") {
-      print(report.csv, terminator: "")
+      Terminal.print(report.csv, terminator: "")
     } else {
-      print(report.table(personasPath: personasPath), terminator: "")
+      Terminal.print(report.table(personasPath: personasPath), terminator: "")
     }
   }
 
@@ -134,15 +134,7 @@ enum BalanceCommand {
       throw UsageError("--export-trace takes USER:FILE with USER from 0 to \(users - 1)")
     }
     let text = run.trace(user: user).map(\.jsonLine).joined(separator: "\n") + "\n"
-    try write(text, to: String(spec[spec.index(after: colon)...]))
-  }
-
-  static func write(_ text: String, to path: String) throws {
-    do {
-      try text.write(toFile: path, atomically: true, encoding: .utf8)
-    } catch {
-      throw Failure("cannot write \(path): \(error.localizedDescription)")
-    }
+    try Files.write(text, to: String(spec[spec.index(after: colon)...]))
   }
 }
 
@@ -173,10 +165,10 @@ final class BalanceProgress: Sendable {
     let filled = done * width / total
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
     let prefix = label.map { "\($0) " } ?? ""
-    FileHandle.standardError.write(Data("\r\(prefix)[\(bar)] \(percent)% of \(total) users".utf8))
+    Terminal.writeError("\r\(prefix)[\(bar)] \(percent)% of \(total) users")
   }
 
   func finish() {
-    if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if enabled { Terminal.writeError("\r\u{1B}[K") }
   }
 }

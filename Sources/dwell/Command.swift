@@ -85,7 +85,7 @@ struct Command: Sendable {
   /// Runs the command on `raw`, or prints its help when `--help` is among them.
   func callAsFunction(_ raw: [String]) throws {
     let arguments = try parse(raw)
-    if arguments.flag("help") { return print(help) }
+    if arguments.flag("help") { return Terminal.print(help) }
     try run(arguments)
   }
 

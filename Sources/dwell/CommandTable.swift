@@ -40,13 +40,13 @@ enum CommandTable {
   /// Runs the command that `arguments` starts with (`replay ...`, `rules check ...`), or
   /// prints the version or help.
   static func run(_ arguments: [String]) throws {
-    guard let first = arguments.first else { return print(help) }
+    guard let first = arguments.first else { return Terminal.print(help) }
     switch first {
     case "--version", "version":
-      return print(version)
+      return Terminal.print(version)
     case "--help", "-h", "help":
       let rest = Array(arguments.dropFirst())
-      return print(rest.isEmpty ? help : try command(for: rest + ["--help"]).command.help)
+      return Terminal.print(rest.isEmpty ? help : try command(for: rest + ["--help"]).command.help)
     default:
       let (command, rest) = try command(for: arguments)
       try command(rest)

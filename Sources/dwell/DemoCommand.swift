@@ -57,7 +57,7 @@ enum DemoCommand {
       store = directory + "/demo.sqlite"
       Store.removeFiles(at: store)
       let trace = events.map(\.jsonLine).joined(separator: "\n") + "\n"
-      _ = FileManager.default.createFile(atPath: directory + "/demo-trace.jsonl", contents: Data(trace.utf8))
+      try Files.write(trace, to: directory + "/demo-trace.jsonl")
     } else {
       store = Files.temporaryStore()
     }
@@ -66,18 +66,17 @@ enum DemoCommand {
     let packPath = samplePack()
     if let packPath { try RulesLoader.load(packPath).apply(to: &configuration) }
     let report = try Replayer(storePath: store, configuration: configuration).run(events)
-    print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
-    print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")
-    print(
+    Terminal.print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
+    Terminal.print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")
+    Terminal.print(
       ReportText.render(
         report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds,
         style: .terminal, progress: ReportText.progress(store: store, configuration: configuration)))
     let html = args.value("html") ?? directory.map { $0 + "/report.html" } ?? "dwell-demo.html"
     let visits = (try? Store(path: store, readOnly: true).visits()) ?? []
     let page = HTMLReport(report: report, visits: visits, title: "demo, \(days) days").render()
-    if FileManager.default.createFile(atPath: html, contents: Data(page.utf8)) {
-      print("\nHTML report: \(html)")
-    }
-    if let directory { print("Store and trace written to \(directory)") }
+    try Files.write(page, to: html)
+    Terminal.print("\nHTML report: \(html)")
+    if let directory { Terminal.print("Store and trace written to \(directory)") }
   }
 }

@@ -82,12 +82,13 @@ enum DiskSoakCommand {
       }
       if filled > 0 && failedWrites == 0 { problems.append("the disk was full but no write failed") }
       if !problems.isEmpty { failures += 1 }
-      print(
+      Terminal.print(
         "round \(round): filled \(filled / 1024) KiB, \(steps) visits, \(failedWrites) failed writes, "
           + (problems.isEmpty ? "nothing lost" : "FAILED: " + problems.joined(separator: "; ")))
     }
     engine.terminate()
-    print("disk-soak: \(rounds) rounds, \(visits) visits, \(errors.value) failed writes survived, \(failures) failed")
+    Terminal.print(
+      "disk-soak: \(rounds) rounds, \(visits) visits, \(errors.value) failed writes survived, \(failures) failed")
     if failures > 0 { throw Failure("\(failures) of \(rounds) rounds lost data") }
   }
 

@@ -63,11 +63,11 @@ enum KillSoakCommand {
     let engine = try Engine(
       store: Store(path: path), configuration: .init(checkpointInterval: interval, rules: rules), clock: clock)
     engine.onUnlock { record in
-      FileHandle.standardOutput.write(Data("unlocked \(record.rule)\n".utf8))
+      Terminal.write("unlocked \(record.rule)\n")
     }
     let active = clock.now()
     engine.record(.active, at: active)
-    FileHandle.standardOutput.write(Data("active \(active.nanoseconds)\n".utf8))
+    Terminal.write("active \(active.nanoseconds)\n")
     let backgroundAt = try args.seconds("background-after").map { active.nanoseconds + Int64($0.seconds * 1e9) }
     var flip = false
     while true {
@@ -76,7 +76,7 @@ enum KillSoakCommand {
         // is durable when it returns. The parent kills this process moments after the line.
         let instant = clock.now()
         engine.record(.background, at: instant)
-        FileHandle.standardOutput.write(Data("background \(instant.nanoseconds)\n".utf8))
+        Terminal.write("background \(instant.nanoseconds)\n")
         while true { sleep(1) }
       }
       let id = ScreenInstance(number: flip ? 1 : 2)
@@ -110,7 +110,7 @@ enum KillSoakCommand {
     engine.record(.background)
     engine.terminate()
     let added = engine.report().app.time - before
-    print("added \(added.seconds) errors \(errors.value)")
+    Terminal.print("added \(added.seconds) errors \(errors.value)")
   }
 
   static func run(_ args: Arguments) throws {
@@ -207,7 +207,7 @@ enum KillSoakCommand {
         problems.append("\(error)")
       }
       if !problems.isEmpty { failures += 1 }
-      print(
+      Terminal.print(
         String(
           format: "trial %d: killed after %.2f s, active %.3f s, kept %.3f s, %d unlocks announced%@", trial,
           lifetime, elapsed, kept, announced.count,
@@ -215,12 +215,12 @@ enum KillSoakCommand {
         ))
     }
     for (delay, entry) in byDelay.sorted(by: { $0.key < $1.key }) {
-      print(
+      Terminal.print(
         String(
           format: "kill-soak: killed %d ms after background: %d trials, %d lost time, worst loss %.4f s", delay,
           entry.trials, entry.losses, max(0, entry.worst)))
     }
-    print(
+    Terminal.print(
       String(
         format: "kill-soak: %d trials, %d failed, worst loss %.3f s (allowed %.3f s), %d announced unlocks checked",
         trials, failures, worstLoss, delays == nil ? interval.seconds + 0.1 : 0.001, announcedTotal))

@@ -59,9 +59,9 @@ enum ReplayCommand {
     }
     progress.finish()
     if args.flag("json") {
-      print(report.json(includeUnlocks: args.value("rules") != nil))
+      Terminal.print(report.json(includeUnlocks: args.value("rules") != nil))
     } else {
-      print(
+      Terminal.print(
         ReportText.render(
           report, rules: configuration.rules, levels: configuration.levels, unlockTime: .monotonicSeconds))
     }
@@ -93,21 +93,6 @@ extension RuleSource {
   }
 }
 
-enum Files {
-  static func read(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw Failure("cannot read \(path): no such file, or not readable")
-    }
-    return String(decoding: data, as: UTF8.self)
-  }
-
-  static func temporaryStore() -> String {
-    let dir = FileManager.default.temporaryDirectory.path
-    return "\(dir)/dwell-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max)).sqlite"
-  }
-
-}
-
 /// A progress bar on stderr, shown only when stderr is a terminal and the job is long.
 final class ProgressBar {
   let total: Int
@@ -121,9 +106,9 @@ final class ProgressBar {
     let width = 30
     let filled = done * width / total
     let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-    FileHandle.standardError.write(Data("\r[\(bar)] \(done * 100 / total)%".utf8))
+    Terminal.writeError("\r[\(bar)] \(done * 100 / total)%")
   }
   func finish() {
-    if enabled { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    if enabled { Terminal.writeError("\r\u{1B}[K") }
   }
 }

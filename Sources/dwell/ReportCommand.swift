@@ -48,21 +48,19 @@ enum ReportCommand {
     if let html = args.value("html") {
       let page = HTMLReport(report: report, visits: visits, title: URL(fileURLWithPath: path).lastPathComponent)
         .render()
-      guard FileManager.default.createFile(atPath: html, contents: Data(page.utf8)) else {
-        throw Failure("cannot write \(html)")
-      }
+      try Files.write(page, to: html)
     }
     if args.flag("json") {
-      print(report.json(includeUnlocks: true, unlockTime: .wallClock))
+      Terminal.print(report.json(includeUnlocks: true, unlockTime: .wallClock))
     } else {
       var configuration = Engine.Configuration()
       if let rules = args.value("rules") { try RulesLoader.load(rules).apply(to: &configuration) }
-      print(
+      Terminal.print(
         ReportText.render(
           report, rules: configuration.rules, levels: configuration.levels, unlockTime: .wallClock, days: days,
           screen: args.value("screen"), style: .terminal,
           progress: ReportText.progress(store: path, configuration: configuration)))
-      if let html = args.value("html") { print("\nHTML report written to \(html)") }
+      if let html = args.value("html") { Terminal.print("\nHTML report written to \(html)") }
     }
   }
 }

@@ -60,11 +60,9 @@ enum StoreCommands {
       throw Failure("cannot export \(path): \(error)")
     }
     if let out = args.value("out") {
-      guard FileManager.default.createFile(atPath: out, contents: Data(text.utf8)) else {
-        throw Failure("cannot write \(out)")
-      }
+      try Files.write(text, to: out)
     } else {
-      FileHandle.standardOutput.write(Data(text.utf8))
+      Terminal.print(text, terminator: "")
     }
   }
 
@@ -73,7 +71,7 @@ enum StoreCommands {
     let store = try open(path, readOnly: false)
     do {
       let removed = try store.erase()
-      print(
+      Terminal.print(
         "Erased \(path): \(removed.visits) visits, \(removed.dayTotals) day totals, \(removed.screens) screens, \(removed.unlocks) unlocks."
       )
     } catch {
@@ -93,13 +91,13 @@ enum StoreCommands {
       throw Failure("\(path) is damaged: \(error)")
     }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    print("Store:     \(path) (\(size / 1024) KiB)")
-    print("Schema:    version \(Store.schemaVersion)")
-    print("Integrity: \(integrity.joined(separator: "; "))")
-    print(
+    Terminal.print("Store:     \(path) (\(size / 1024) KiB)")
+    Terminal.print("Schema:    version \(Store.schemaVersion)")
+    Terminal.print("Integrity: \(integrity.joined(separator: "; "))")
+    Terminal.print(
       "Contents:  \(summary.screens) screens, \(summary.visits) visits, \(summary.dayTotals) day totals, \(summary.unlocks) unlocks"
     )
-    print("Days:      \(summary.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none")")
+    Terminal.print("Days:      \(summary.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none")")
     guard integrity == ["ok"] else { throw Failure("\(path) failed the integrity check") }
   }
 }

@@ -1,4 +1,6 @@
 internal import Dispatch
+internal import Dwell
+internal import DwellHarness
 internal import Foundation
 
 #if canImport(Glibc)
@@ -25,26 +27,32 @@ enum Terminal {
     return (80, 24)
   }
 
-  /// Writes `text` to standard output, unbuffered; a terminal or pipe that has gone (EIO,
-  /// EPIPE) is not an error worth dying for, so the caller can still clean up.
+  /// Writes `text` to standard output, unbuffered. A failed write (a full disk, a terminal
+  /// or pipe that has gone) does not stop the caller, so it can still clean up; the first
+  /// one is kept, and ``outputProblem()`` reports it when the command ends.
   static func write(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { raw in
-        #if canImport(Glibc)
-          Glibc.write(1, raw.baseAddress, raw.count)
-        #else
-          Darwin.write(1, raw.baseAddress, raw.count)
-        #endif
-      }
-      if written > 0 {
-        bytes = bytes.dropFirst(written)
-      } else if written < 0 && errno == EINTR {
-        continue
-      } else {
-        return
-      }
-    }
+    guard let code = Output.put(text, fd: 1) else { return }
+    failure.withLock { if $0 == nil { $0 = code } }
+  }
+
+  /// The tool's `print`: `text` and `terminator` through ``write(_:)``, so a failed write is
+  /// reported when the command ends (`Swift.print` buffers in stdio, whose errors are lost).
+  static func print(_ text: String = "", terminator: String = "\n") {
+    write(text + terminator)
+  }
+
+  /// Writes `text` to standard error (progress bars, error messages); a failure there has
+  /// nowhere to be reported.
+  static func writeError(_ text: String) {
+    Output.put(text, fd: 2)
+  }
+
+  /// The first failed write to standard output, written by ``write(_:)``.
+  private static let failure = Locked<Int32?>(nil)
+
+  /// "cannot write the standard output: REASON" when a write to it failed.
+  static func outputProblem() -> String? {
+    failure.withLock { $0 }.map { Output.failure("the standard output", $0).description }
   }
 
   /// Runs `handler` on `queue` whenever `signal` arrives, instead of its default action.

@@ -58,19 +58,19 @@ enum TestCommand {
     func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     for result in results {
       if let failure = result.failure {
-        print("\(paint("FAIL", "31"))  \(result.name)")
-        print("      \(failure.line)")
-        print("      saw: \(failure.seen)")
+        Terminal.print("\(paint("FAIL", "31"))  \(result.name)")
+        Terminal.print("      \(failure.line)")
+        Terminal.print("      saw: \(failure.seen)")
       } else {
-        print("\(paint("PASS", "32"))  \(result.name) (\(result.passed) expectation\(result.passed == 1 ? "" : "s"))")
+        Terminal.print(
+          "\(paint("PASS", "32"))  \(result.name) (\(result.passed) expectation\(result.passed == 1 ? "" : "s"))")
       }
     }
     if let path = args.value("junit") {
-      guard FileManager.default.createFile(atPath: path, contents: Data(JUnitReport.xml([(pack, results)]).utf8))
-      else { throw Failure("cannot write \(path)") }
+      try Files.write(JUnitReport.xml([(pack, results)]), to: path)
     }
     let failed = results.filter { !$0.succeeded }.count
     guard failed == 0 else { throw Failure("\(failed) of \(results.count) scenarios failed") }
-    print("\(results.count) scenario\(results.count == 1 ? "" : "s") passed")
+    Terminal.print("\(results.count) scenario\(results.count == 1 ? "" : "s") passed")
   }
 }

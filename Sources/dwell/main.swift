@@ -9,10 +9,10 @@ internal import Foundation
 #endif
 
 func writeError(_ message: String) {
-  FileHandle.standardError.write(Data(("dwell: " + message + "\n").utf8))
+  Terminal.writeError("dwell: " + message + "\n")
 }
 
-let code: Int32
+var code: Int32
 do {
   try CommandTable.run(Array(CommandLine.arguments.dropFirst()))
   code = 0
@@ -25,5 +25,9 @@ do {
 } catch {
   writeError("\(error)")
   code = 1
+}
+if let problem = Terminal.outputProblem() {
+  writeError(problem)
+  if code == 0 { code = 1 }
 }
 exit(code)
