@@ -161,8 +161,9 @@ import Testing
   /// The demo's screens are the sample pack's: the report's screen table has Lessons, the
   /// screen the rules count, and no two names a slip apart ("Lesson" beside "Lessons").
   @Test func theDemoNamesItsScreensAsThePackDoes() throws {
-    let run = try Self.dwell(["demo", "--days", "14", "--html", TemporaryStore().directory + "/d.html"])
-    #expect(run.status == 0)
+    let directory = TemporaryStore()
+    let run = try Self.dwell(["demo", "--days", "14", "--html", directory.directory + "/d.html"])
+    #expect(run.status == 0, "\(run.stderr)")
     let table = run.stdout.components(separatedBy: "\nScreen ").dropFirst().first ?? ""
     let names = table.components(separatedBy: "\n\n")[0].split(separator: "\n").dropFirst()
       .compactMap { $0.split(separator: " ").first.map(String.init) }
