@@ -24,14 +24,12 @@ package enum PersonaFile {
       "local function poisson(mean) return { poisson = mean } end",
     ].joined(separator: " ") + " "
 
-  /// Loads the personas of the Lua file at `path`.
+  /// Loads the personas of the Lua file at `path`, refused from its size when over 4 MiB
+  /// (the rule files' limit).
   ///
   /// - Throws: `RuleError` naming the file (and the line, for Lua errors) and the persona.
   package static func load(_ path: String) throws(RuleError) -> Population {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw RuleError("\(path): cannot be read")
-    }
-    return try parse(String(decoding: data, as: UTF8.self), file: path)
+    try parse(String(decoding: RuleFile.read(path), as: UTF8.self), file: path)
   }
 
   /// Parses persona-file text; `file` names it in errors.

@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellLua
 public import Foundation
 
 /// A rule pack's test: a file of simulator commands and expectations (`tests/*.scenario`
@@ -40,13 +41,16 @@ public struct Scenario: Sendable {
     public var description: String
   }
 
-  /// Reads a scenario file.
+  /// Reads a scenario file: refused from its size when over 4 MiB, as a rule file is.
   ///
   /// - Throws: ``ParseError`` naming the file and line of an unknown directive or a
-  ///   malformed expectation.
+  ///   malformed expectation, or the file when it cannot be read or is too large.
   public init(contentsOf path: String) throws(ParseError) {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw ParseError(description: "\(path): cannot be read")
+    let data: Data
+    do {
+      data = try RuleFile.read(path)
+    } catch {
+      throw ParseError(description: error.description)
     }
     try self.init(text: String(decoding: data, as: UTF8.self), path: path)
   }

@@ -1,5 +1,7 @@
 // The files a command names: read bounded, written with every write and the close checked.
+internal import Dwell
 internal import DwellHarness
+internal import DwellLua
 internal import Foundation
 
 /// Reading and writing the files a command names.
@@ -14,11 +16,20 @@ enum Files {
     }
   }
 
-  static func read(_ path: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: path) else {
+  /// The most bytes a trace may have: 64 MiB, about 800,000 events.
+  static let traceLimit = 64 << 20
+
+  /// The text of the trace at `path`: refused from its size (before any byte is read) when
+  /// over ``traceLimit``, read through the rule files' bounded reader.
+  static func readTrace(_ path: String) throws(Failure) -> String {
+    guard FileManager.default.isReadableFile(atPath: path) else {
       throw Failure("cannot read \(path): no such file, or not readable")
     }
-    return String(decoding: data, as: UTF8.self)
+    do {
+      return String(decoding: try RuleFile.read(path, limit: traceLimit), as: UTF8.self)
+    } catch {
+      throw Failure(error.description)
+    }
   }
 
   static func temporaryStore() -> String {

@@ -7,11 +7,18 @@ internal import Foundation
 #endif
 
 /// Reads lines from a file descriptor as they arrive (a pipe drives `dwell sim` live),
-/// retrying reads a signal interrupts (a resized terminal must not end the session).
+/// retrying reads a signal interrupts (a resized terminal must not end the session). A line
+/// longer than ``lineLimit`` ends the input (``isOverlong``), so a file with no newline
+/// (`/dev/zero`, a huge file) is not read whole into memory.
 final class LineReader {
+  /// The most bytes a line may have: 64 KiB.
+  static let lineLimit = 1 << 16
+
   private let fd: Int32
   private var buffer: [UInt8] = []
   private var ended = false
+  /// Whether the input ended at a line longer than ``lineLimit``.
+  private(set) var isOverlong = false
 
   init(fd: Int32) { self.fd = fd }
 
@@ -22,6 +29,12 @@ final class LineReader {
         let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeSubrange(...newline)
         return line
+      }
+      if buffer.count > Self.lineLimit {
+        isOverlong = true
+        ended = true
+        buffer.removeAll()
+        return nil
       }
       if ended {
         guard !buffer.isEmpty else { return nil }

@@ -38,7 +38,7 @@ enum ReplayCommand {
       configuration.checkpointInterval = interval
     }
     if let rulesPath = args.value("rules") { try RulesLoader.load(rulesPath).apply(to: &configuration) }
-    let text = try Files.read(path)
+    let text = try Files.readTrace(path)
     let events: [TraceEvent]
     do {
       events = try TraceParser.parse(text)

@@ -137,6 +137,9 @@ enum SimCommand {
         throw Failure("\(name):\(number): \(error.message)")
       }
     }
+    if reader.isOverlong {
+      throw Failure("\(name):\(number + 1): a line longer than \(LineReader.lineLimit >> 10) KiB")
+    }
   }
 
   static func interactive(_ simulator: Simulator) {
