@@ -1,4 +1,5 @@
 // The 80-column terminal table of a balance report.
+internal import Dwell
 internal import Foundation
 
 extension BalanceReport {
@@ -90,10 +91,11 @@ extension BalanceReport {
 
   private func fit(_ line: String) -> String { Self.clip(line, 80) }
 
+  /// `text` (escaped as ``clip(_:_:)`` does) in lines of at most 80 columns.
   private func wrap(_ text: String) -> [String] {
     var lines: [String] = []
     var line = ""
-    for word in text.split(separator: " ") {
+    for word in escapingControls(text).split(separator: " ") {
       if !line.isEmpty, line.count + 1 + word.count > 80 {
         lines.append(line)
         line = "  "
@@ -123,8 +125,11 @@ extension BalanceReport {
     return String(out.reversed())
   }
 
+  /// `text` as one plain line (a pack's ids and names, persona and screen names, paths:
+  /// control characters escaped, see `escapingControls`) cut to `width` characters.
   static func clip(_ text: String, _ width: Int) -> String {
-    text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "~"
+    let text = escapingControls(text)
+    return text.count <= width ? text : String(text.prefix(max(width - 1, 0))) + "~"
   }
 
   static func pad(_ text: String, _ width: Int) -> String {

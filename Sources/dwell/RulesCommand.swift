@@ -28,26 +28,26 @@ enum RulesCommand {
     do {
       source = try RuleSource.load(path)
     } catch {
-      for warning in warnings { Terminal.print("warning: \(warning)") }
+      for warning in warnings { Terminal.show("warning: \(warning)") }
       throw Failure("invalid rules: \(error)")
     }
     let count = source.rules.count
-    Terminal.print("\(path): \(count) rule\(count == 1 ? "" : "s")\(warnings.isEmpty ? ", valid" : "")")
+    Terminal.show("\(path): \(count) rule\(count == 1 ? "" : "s")\(warnings.isEmpty ? ", valid" : "")")
     for rule in source.rules {
       var line = "  \(rule.id): unlocks after \(rule.condition)"
       if rule.points > 0 { line += " (\(rule.points) points)" }
       if rule.isHidden { line += " [hidden]" }
-      Terminal.print(line)
+      Terminal.show(line)
     }
     if let pack = source.pack {
       if !pack.levels.isEmpty {
-        Terminal.print("  levels: " + pack.levels.map { "\($0.name) from \($0.points)" }.joined(separator: ", "))
+        Terminal.show("  levels: " + pack.levels.map { "\($0.name) from \($0.points)" }.joined(separator: ", "))
       }
-      if !pack.plugins.isEmpty { Terminal.print("  plugins: " + pack.plugins.joined(separator: ", ")) }
+      if !pack.plugins.isEmpty { Terminal.show("  plugins: " + pack.plugins.joined(separator: ", ")) }
     }
-    for note in RuleNotes.notes(source.rules) { Terminal.print("note: \(note)") }
+    for note in RuleNotes.notes(source.rules) { Terminal.show("note: \(note)") }
     guard warnings.isEmpty else {
-      for warning in warnings { Terminal.print("error: \(warning)") }
+      for warning in warnings { Terminal.show("error: \(warning)") }
       throw Failure("\(path) uses what rule scripts cannot use (at run time those rules would be disabled)")
     }
   }

@@ -41,6 +41,13 @@ enum Terminal {
     write(text + terminator)
   }
 
+  /// Prints one line that shows text from a rule pack, a file or the user (ids, screen and
+  /// level names, paths, conditions), its control characters escaped (`escapingControls`),
+  /// so that text cannot clear the screen or fake a line.
+  static func show(_ line: String) {
+    print(escapingControls(line))
+  }
+
   /// Writes `text` to standard error (progress bars, error messages); a failure there has
   /// nowhere to be reported.
   static func writeError(_ text: String) {

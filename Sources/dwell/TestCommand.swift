@@ -1,3 +1,4 @@
+internal import Dwell
 internal import DwellHarness
 internal import Foundation
 
@@ -58,12 +59,13 @@ enum TestCommand {
     func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     for result in results {
       if let failure = result.failure {
-        Terminal.print("\(paint("FAIL", "31"))  \(result.name)")
-        Terminal.print("      \(failure.line)")
-        Terminal.print("      saw: \(failure.seen)")
+        Terminal.print("\(paint("FAIL", "31"))  \(escapingControls(result.name))")
+        Terminal.show("      \(failure.line)")
+        Terminal.show("      saw: \(failure.seen)")
       } else {
         Terminal.print(
-          "\(paint("PASS", "32"))  \(result.name) (\(result.passed) expectation\(result.passed == 1 ? "" : "s"))")
+          "\(paint("PASS", "32"))  \(escapingControls(result.name)) (\(result.passed) expectation\(result.passed == 1 ? "" : "s"))"
+        )
       }
     }
     if let path = args.value("junit") {

@@ -1,5 +1,6 @@
 import Dwell
 import DwellLua
+import Foundation
 import Testing
 
 /// Text from a rule pack (ids, level names, file names, unknown keys) reaches terminals and
@@ -45,5 +46,38 @@ import Testing
     let error = RuleError(rule: text, "unknown key '\(text)'", file: "\(text).lua", line: 3)
     #expect(!error.description.unicodeScalars.contains(where: isControl))
     #expect(error.description.contains("\\"))
+  }
+
+  /// The tool's terminal lines that show a pack's or a persona file's text (a condition's
+  /// screen name in 'rules check', persona names in the balance table, a scenario's file
+  /// name in 'dwell test') show it escaped: no control character reaches the terminal.
+  @Test func theToolsLinesShowPackTextEscaped() throws {
+    let directory = TemporaryStore()
+    let pack = directory.directory + "/pack"
+    try FileManager.default.createDirectory(atPath: pack + "/tests", withIntermediateDirectories: true)
+    try #"unlock "s" { when = { screen = "\27[2J\27]0;pwned\7", seconds = 1 } }"#.write(
+      toFile: pack + "/pack.lua", atomically: true, encoding: .utf8)
+    try "open Lessons\nexpect unlocked s\n".write(
+      toFile: pack + "/tests/a\u{1B}[2J\nFAKE.scenario", atomically: true, encoding: .utf8)
+    let json = directory.directory + "/rules.json"
+    try #"[{"id":"s","when":{"screen":"\u001b[2J\u009b31m\u2028","seconds":1}}]"#.write(
+      toFile: json, atomically: true, encoding: .utf8)
+    let personas = directory.directory + "/personas.lua"
+    try #"""
+    local screens = { Home = { stay = 10, next = { Lessons = 1 } }, Lessons = { stay = 60, next = { Home = 1 } } }
+    persona "\27[2J\27]0;pwned\7\nFAKE" { screens = screens }
+    persona "b\226\128\168c" { screens = screens, share = 2 }
+    """#.write(toFile: personas, atomically: true, encoding: .utf8)
+    let runs = [
+      ["rules", "check", pack], ["rules", "check", json], ["test", pack],
+      ["balance", BalanceTests.path("rules/learning"), "--personas", personas, "--users", "4", "--days", "1"],
+    ]
+    for arguments in runs {
+      let run = try CommandLineTests.dwell(arguments)
+      let said = "dwell \(arguments.joined(separator: " ")): \(run.stdout)"
+      #expect(!run.stdout.unicodeScalars.contains { isControl($0) && $0 != "\n" }, "\(said)")
+      #expect(!run.stdout.split(separator: "\n").contains { $0.hasPrefix("FAKE") }, "\(said)")
+      #expect(run.stdout.contains("\\u{1B}[2J"), "\(said)")
+    }
   }
 }
