@@ -17,6 +17,10 @@ struct PersonaFields {
     "touches", "idle", "background", "churn",
   ]
   static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+  /// The shortest typical duration a persona may give, in seconds: the simulation draws
+  /// no visit or gap between touches shorter, so a smaller one (often milliseconds meant
+  /// as seconds) would only multiply the events of a run.
+  static let shortestDuration = 0.5
 
   func persona() throws(PersonaError) -> Persona {
     guard case .object(let members) = spec else { throw PersonaError("needs a table of fields") }
@@ -26,10 +30,10 @@ struct PersonaFields {
       name: name, share: try number("share", default: 1, in: 0...1e9),
       daily: try number("daily", default: 0.7, in: 0...1), comeback: try number("comeback", default: 0.3, in: 0...1),
       weekdays: try weekdays(), sessions: try distribution("sessions", spec["sessions"], default: .poisson(2)),
-      sessionLength: try distribution(
+      sessionLength: try duration(
         "sessionLength", spec["sessionLength"], default: .lognormal(median: 300, spread: 0.7)),
       timeOfDay: try timeOfDay(), screens: screens, start: start,
-      touches: try distribution("touches", spec["touches"], default: .lognormal(median: 20, spread: 0.6)),
+      touches: try duration("touches", spec["touches"], default: .lognormal(median: 20, spread: 0.6)),
       idle: try interruption("idle"), background: try interruption("background"), churn: try churn())
   }
 
@@ -108,6 +112,27 @@ struct PersonaFields {
     }
   }
 
+  /// A distribution of seconds: its typical value (the constant, the mean, the median) at
+  /// least ``shortestDuration``.
+  private func duration(_ key: String, _ value: JSONValue?, default fallback: Distribution) throws(PersonaError)
+    -> Distribution
+  {
+    let result = try distribution(key, value, default: fallback)
+    let typical: Double
+    switch result {
+    case .constant(let n), .poisson(let n): typical = n
+    case .uniform(let low, let high): typical = (low + high) / 2
+    case .normal(let mean, _): typical = mean
+    case .lognormal(let median, _): typical = median
+    }
+    guard typical >= Self.shortestDuration else {
+      throw PersonaError(
+        "\(key) is \(Self.format(typical)) s, under the shortest duration of \(Self.format(Self.shortestDuration)) s "
+          + "(durations are seconds: minutes() and hours() help)")
+    }
+    return result
+  }
+
   private func weekdays() throws(PersonaError) -> [Double] {
     guard let value = spec["weekdays"] else { return Array(repeating: 1, count: 7) }
     guard case .object(let members) = value else {
@@ -152,7 +177,7 @@ struct PersonaFields {
     for (name, value) in members {
       guard case .object(let fields) = value else { throw PersonaError("screens.\(name) must be a table") }
       try Self.known(fields, ["stay", "next"], "screens.\(name): ")
-      let stay = try distribution("screens.\(name).stay", value["stay"], default: .lognormal(median: 30, spread: 0.7))
+      let stay = try duration("screens.\(name).stay", value["stay"], default: .lognormal(median: 30, spread: 0.7))
       var next: [(screen: Int, weight: Double)] = []
       if let targets = value["next"] {
         guard case .object(let weights) = targets else {
@@ -185,7 +210,7 @@ struct PersonaFields {
     try Self.known(members, ["chance", "length"], "\(key): ")
     return Persona.Interruption(
       chance: try number("\(key).chance", value["chance"], default: 0, in: 0...1),
-      length: try distribution("\(key).length", value["length"], default: .constant(60)))
+      length: try duration("\(key).length", value["length"], default: .constant(60)))
   }
 
   private func churn() throws(PersonaError) -> Persona.Churn {

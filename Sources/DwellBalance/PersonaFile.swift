@@ -12,11 +12,20 @@ package enum PersonaFile {
   static let prelude =
     [
       "local __out, __list = plugin \"personas\", {}",
+      // The field holding NaN or an infinity, refused at the persona's line (publishing
+      // it would fail inside the prelude, at line 1, without naming it).
+      "local function __infinite(value, depth)",
+      "if type(value) == \"number\" then if value ~= value or value == 1/0 or value == -1/0 then return \"\" end",
+      "elseif type(value) == \"table\" and depth < 8 then for key, item in pairs(value) do",
+      "local path = __infinite(item, depth + 1)",
+      "if path then return \".\" .. tostring(key) .. path end end end end",
       "local function persona(name)",
       "if type(name) ~= \"string\" or name == \"\" then",
       "error('persona needs a name, as in persona \"casual\" { ... }', 2) end",
       "return function(spec)",
       "if type(spec) ~= \"table\" then error(\"persona '\" .. name .. \"' needs a table { ... }\", 2) end",
+      "local field = __infinite(spec, 0)",
+      "if field then error(\"persona '\" .. name .. \"': \" .. field:sub(2) .. \" is not a finite number\", 2) end",
       "__list[#__list + 1] = { name = name, spec = spec }; __out.publish(\"list\", __list) end end",
       "local function uniform(low, high) return { uniform = { low, high } } end",
       "local function normal(mean, deviation) return { normal = { mean, deviation } } end",

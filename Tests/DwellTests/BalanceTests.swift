@@ -84,6 +84,32 @@ import Testing
     ("persona \"a\" { screens = { A = {} } }\npersona \"a\" { screens = { A = {} } }", "defined twice"),
     ("\npersona \"a\" {", "personas.lua:2"),
     ("-- nothing", "no persona"),
+    // A number that is not finite: the persona's line, the persona and the field.
+    (
+      "-- NaN\npersona \"a\" { screens = { A = {} },\n  share = 0/0 }",
+      "personas.lua:2: persona 'a': share is not a finite number"
+    ),
+    (
+      "persona \"a\" { screens = { A = {} }, sessions = poisson(1/0) }",
+      "persona 'a': sessions.poisson is not a finite number"
+    ),
+    (
+      "\n\npersona \"b\" { screens = { A = { stay = -1/0 } } }",
+      "personas.lua:3: persona 'b': screens.A.stay is not a finite number"
+    ),
+    ("persona \"a\" { screens = { A = {} }, weekdays = { sat = 1/0 } }", "weekdays.sat is not a finite number"),
+    // A duration under half a second (milliseconds meant as seconds) would multiply the events.
+    (
+      "persona \"a\" { screens = { A = { stay = 1e-300 } } }",
+      "screens.A.stay is 1e-300 s, under the shortest duration of 0.5 s"
+    ),
+    ("persona \"a\" { screens = { A = {} }, touches = lognormal(0.01, 1) }", "touches is 0.01 s, under the shortest"),
+    ("persona \"a\" { screens = { A = {} }, sessionLength = uniform(0, 0.2) }", "sessionLength is 0.1 s, under"),
+    ("persona \"a\" { screens = { A = {} }, idle = { chance = 0.1, length = 0 } }", "idle.length is 0 s, under"),
+    (
+      "persona \"a\" { screens = { A = {} }, background = { chance = 0.1, length = normal(0.3, 1) } }",
+      "background.length is 0.3 s"
+    ),
     ("unlock \"x\" { when = { sessions = 1 } }\npersona \"a\" { screens = { A = {} } }", "personas only"),
   ])
   func badPersonaFilesAreRefusedWithTheReason(text: String, expected: String) {
