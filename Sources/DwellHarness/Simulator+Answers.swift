@@ -91,13 +91,26 @@ extension Simulator {
     return Dictionary(failures.compactMap { f in f.rule.map { ($0, f.message) } }) { _, last in last }
   }
 
+  /// Why the sandbox turned each disabled plugin off, by plugin, in the pack's order: every
+  /// failure that disables a plugin names it first ("plugin 'streaks': ...", "plugin
+  /// 'streaks' used ... instructions").
+  func disabledPlugins() -> [(plugin: String, reason: String)] {
+    guard let pack = source?.pack else { return [] }
+    let failures = pack.diagnostics.filter { $0.rule == nil }
+    return pack.plugins.compactMap { plugin in
+      let named = "plugin '\(plugin)'"
+      return failures.last { $0.message.hasPrefix(named) }.map { (plugin, $0.message) }
+    }
+  }
+
   /// One line a rule, each at most `width` columns: a mark, the id, a bar, what remains;
-  /// a disabled check is marked ✗ with why.
+  /// a disabled check is marked ✗ with why, and so is a disabled plugin, after the rules.
   func ruleLines(width: Int, style: Style) -> [String] {
     let items = progress()
-    guard !items.isEmpty else { return [style.dim("(no rules)")] }
+    let plugins = disabledPlugins()
+    guard !items.isEmpty || !plugins.isEmpty else { return [style.dim("(no rules)")] }
     let disabled = disabledChecks()
-    let longest = items.map { TerminalText.width($0.rule.id) }.max() ?? 8
+    let longest = (items.map(\.rule.id) + plugins.map(\.plugin)).map { TerminalText.width($0) }.max() ?? 8
     let nameWidth = min(max(8, width / 3), 28, max(8, longest))
     let barWidth = width >= 100 ? 20 : width >= 70 ? 12 : 6
     return items.map { rule, progress in
@@ -117,6 +130,14 @@ extension Simulator {
       return
         "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(reason == nil ? shown : style.red(shown))"
     }
+      + plugins.map { plugin, reason in
+        let name = TerminalText.fit(escapingControls(plugin), nameWidth)
+        let padded = name + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(name)))
+        let label = "plugin" + String(repeating: " ", count: max(0, barWidth - 6))
+        let room = max(1, width - (2 + nameWidth + 1 + max(barWidth, 6) + 1))
+        return
+          "\(style.red("✗")) \(padded) \(style.dim(label)) \(style.red(TerminalText.fit("disabled: \(escapingControls(reason))", room)))"
+      }
   }
 
   func explainCommand(_ args: [String]) throws(CommandError) -> String {

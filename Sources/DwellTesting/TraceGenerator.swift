@@ -29,7 +29,8 @@ package struct TraceGenerator {
   package var start: WallInstant
   /// The time zone.
   package var timeZone: TimeZone
-  /// Screen names the user moves between (the first three are tabs).
+  /// Screen names the user moves between (the first three are tabs), as the sample pack
+  /// names them: a lesson opened on top of another screen is in Lessons too.
   package var screens: [String]
   /// Average sessions a day.
   package var sessionsPerDay: Double
@@ -42,7 +43,7 @@ package struct TraceGenerator {
     self.seed = seed
     start = WallInstant(nanosecondsSince1970: 1_772_406_000_000_000_000)  // 2026-03-02T00:00+01:00
     timeZone = TimeZone(identifier: "Europe/Berlin") ?? .current
-    screens = ["Home", "Lessons", "Profile", "Quiz", "Lesson", "Shop", "Settings", "Paywall"]
+    screens = ["Home", "Lessons", "Profile", "Quiz", "Lessons", "Shop", "Settings", "Paywall"]
     sessionsPerDay = 3
     crashes = true
   }
@@ -100,7 +101,7 @@ package struct TraceGenerator {
           wait(5, 240)
           switch Int.random(in: 0..<10, using: &rng) {
           case 0...3:
-            let screen = details.randomElement(using: &rng) ?? "Lesson"
+            let screen = details.randomElement(using: &rng) ?? "Lessons"
             let id = newID()
             emit(.appear(screen: screen, id: id))
             wait(0.2, 0.4)

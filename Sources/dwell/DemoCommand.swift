@@ -39,17 +39,11 @@ enum DemoCommand {
     Rule("regular", when: .sessions(20)),
   ]
 
-  /// The sample app's screens, as the sample pack names them: the first three are tabs, the
-  /// rest open on top; a lesson opened from another screen is in Lessons too, so the report
-  /// and the rules speak of one screen.
-  static let screens = ["Home", "Lessons", "Profile", "Quiz", "Lessons", "Shop", "Settings", "Paywall"]
-
   static func run(_ args: Arguments) throws {
     let days = try args.integer("days", default: 28, range: 1...3650)
     let seed = try args.integer("seed", default: 1, range: 0...Int.max)
-    var generator = TraceGenerator(days: days, seed: UInt64(seed))
-    generator.screens = screens
-    let events = generator.events()
+    // The generator's screens are the sample app's, named as the sample pack names them.
+    let events = TraceGenerator(days: days, seed: UInt64(seed)).events()
     let directory = args.value("out")
     let store: String
     if let directory {

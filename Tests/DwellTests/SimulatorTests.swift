@@ -202,6 +202,32 @@ import Testing
       sim.execute("explain raises").contains("The check is disabled (the sandbox turned it off): pack.lua:4: nope"))
   }
 
+  /// A plugin the sandbox turned off (an error, its budget) is shown as a disabled check is:
+  /// ✗, its name and why, in 'rules' and in the view; a plugin that runs is not listed.
+  @Test func aDisabledPluginIsShownDisabledWithWhy() throws {
+    let dir = try Self.pack(
+      """
+      unlock "fine" { when = { sessions = 1000 } }
+      local raises = plugin "raises"
+      raises.on("tick", function(u) error("nope") end)
+      local spins = plugin "spins"
+      spins.on("tick", function(u) while true do end end)
+      local counts = plugin "counts"
+      counts.on("tick", function(u) counts.state.n = (counts.state.n or 0) + 1 end)
+      """)
+    let sim = try Self.sim(dir)
+    for command in ["open Lessons", "wait 1m"] { try sim.perform(command) }
+    let rules = sim.execute("rules").split(separator: "\n").map(String.init)
+    func line(_ name: String) -> String { rules.first { $0.contains(" \(name) ") } ?? "" }
+    #expect(
+      line("raises").hasPrefix("✗ raises") && line("raises").contains("disabled: plugin 'raises': pack.lua:3: nope"),
+      "\(rules)")
+    #expect(line("spins").hasPrefix("✗ spins") && line("spins").contains("disabled: plugin 'spins'"), "\(rules)")
+    #expect(line("counts").isEmpty, "\(rules)")
+    #expect(line("fine").hasPrefix("· fine"), "\(rules)")
+    #expect(sim.render(width: 100, height: 30, color: false).contains("✗ raises"))
+  }
+
   /// A reload that unlocks says first that the rules reloaded, then what unlocked.
   @Test func reloadUnlocksAreLoggedAfterTheReload() throws {
     let dir = try Self.pack(#"unlock "a" { when = { screen = "Lessons", seconds = minutes(30) } }"#)

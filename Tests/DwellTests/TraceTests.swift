@@ -52,6 +52,20 @@ import Testing
         == parseWall("2026-03-08T04:50:00Z").nanosecondsSince1970 + 125_000_000)
   }
 
+  /// The generator's screens are the sample pack's: Lessons, and no two names a slip apart
+  /// (it used to open "Lesson" beside "Lessons").
+  @Test func generatedScreensAreNamedAsTheSamplePackDoes() {
+    var names = Set<String>()
+    for event in TraceGenerator(days: 30, seed: 5).events() {
+      if case .appear(let screen, _) = event.kind { names.insert(screen) }
+    }
+    #expect(names.contains("Lessons"), "\(names)")
+    for name in names {
+      let near = Spelling.closest(to: name, in: names.filter { $0 != name })
+      #expect(near == nil, "'\(name)' and '\(near ?? "")' in one trace")
+    }
+  }
+
   @Test func generatedTracesRoundTripThroughTheParser() throws {
     let events = TraceGenerator(days: 10, seed: 7).events()
     let text = events.map(\.jsonLine).joined(separator: "\n")
