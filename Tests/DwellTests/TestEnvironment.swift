@@ -40,6 +40,19 @@ enum TestEnvironment {
     return .seconds(Int64(time.tv_sec)) + .nanoseconds(Int64(time.tv_nsec))
   }
 
+  /// A small tmpfs can be mounted, to fill a real disk under a store: root on Linux, in a
+  /// container allowed to mount. Probed, not assumed from `DWELL_CI`: CI runs as root,
+  /// but its full-disk soak step treats mounting as optional too (DISK_SOAK_OPTIONAL).
+  static let canMountTmpfs: Bool = {
+    #if os(Linux)
+      guard getuid() == 0, let mount = try? TmpfsMount(size: 64 * 1024) else { return false }
+      mount.unmount()
+      return true
+    #else
+      return false
+    #endif
+  }()
+
   /// `swiftc`, to compile the README's snippets (part of every Swift toolchain).
   static var swiftc: String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"

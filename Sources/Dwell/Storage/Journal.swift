@@ -21,6 +21,8 @@ final class Journal {
   static let slotSize = 1 << 19
   static let headerSize = 24
   static let magic: UInt32 = 0x444A_5731  // "DJW1"
+  /// The bytes of each slot written (so allocated on disk) when the journal is created.
+  static let reservedSize = 32 << 10
 
   let path: String
   let owner: String
@@ -39,6 +41,12 @@ final class Journal {
     path = Self.prefix(storePath) + owner
     descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw JournalError.failed(.create) }
+    // Take the room of a record of totals in both slots now, while there may be some: on a
+    // full disk, a record that fits the pages a slot already has is still written.
+    let zeros = [UInt8](repeating: 0, count: Self.reservedSize)
+    for slot in 0..<2 {
+      _ = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, off_t(slot * Self.slotSize)) }
+    }
     Self.live.withLock { _ = $0.insert(owner) }
   }
 

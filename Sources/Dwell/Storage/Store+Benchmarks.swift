@@ -61,6 +61,16 @@ extension Store {
     try write { database in try database.execute("PRAGMA query_only=\(on ? 1 : 0)") }
   }
 
+  /// Makes the store unable to grow by a page (SQLite's `max_page_count`), as a full disk
+  /// would: a fold that needs a new page fails with "database or disk is full"; one that
+  /// only changes rows already there succeeds. For fault-injection tests.
+  package func simulateFullDisk(_ on: Bool) throws {
+    try write { database in
+      let pages = on ? try database.scalar("PRAGMA page_count") ?? 1 : 4_294_967_294
+      try database.execute("PRAGMA max_page_count = \(pages)")
+    }
+  }
+
   /// Makes every transaction fail at its commit, after all its statements ran (SQLite
   /// then rolls it back), as a disk that fills up during the write would.
   package func simulateFailingCommits(_ on: Bool) throws {

@@ -4,6 +4,9 @@ package enum StoreError: Error, CustomStringConvertible, Sendable {
   case newerSchema(migration: String)
   /// SQLite failed.
   case database(DatabaseError)
+  /// The disk is full: a fold saved every total and count but not the rows of these
+  /// closed visits, which wait in memory for room.
+  case rowsWaitingForSpace(Int)
 
   package var description: String {
     switch self {
@@ -11,6 +14,9 @@ package enum StoreError: Error, CustomStringConvertible, Sendable {
       return
         "the store was written by a newer version of Dwell (it has migration '\(migration)'); it was left untouched"
     case .database(let error): return error.description
+    case .rowsWaitingForSpace(let rows):
+      return
+        "the disk is full: every total and count is saved, but the rows of \(rows) visits (kept for export) wait in memory until there is room, and are lost if the app ends first"
     }
   }
 }
@@ -18,6 +24,12 @@ package enum StoreError: Error, CustomStringConvertible, Sendable {
 extension StoreError {
   /// Runs `body`, reporting SQLite's errors as ``database(_:)``: the one place where a
   /// ``DatabaseError`` becomes a ``StoreError``.
+  /// Whether the error is SQLite's "database or disk is full".
+  var isDiskFull: Bool {
+    if case .database(let error) = self { return error.resultCode.primary == .full }
+    return false
+  }
+
   static func mapping<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()

@@ -21,6 +21,9 @@ final class CommitPipeline: Sendable {
     /// the disk is full, and retrying it every interval would cost more each time.
     var failedFolds = 0
     var retryFoldAt: Int64 = .min
+    /// Whether the disk was full at the last fold or journal write (until a fold succeeds):
+    /// journal records then leave out the closed visits' rows (see ``journal(_:_:)``).
+    var diskFull = false
   }
 
   init(
@@ -59,7 +62,7 @@ final class CommitPipeline: Sendable {
         return (state.accountant.batch(take: false), false, state.notifications)
       }
       guard let batch else { return fold }
-      if let journal = committer.journal, (try? journal.write(batch)) != nil {
+      if let journal = committer.journal, Self.journal(batch, into: journal, &committer) {
         announce(batch.unlocks, notes, &committer)
         return false
       }
@@ -75,26 +78,35 @@ final class CommitPipeline: Sendable {
   func fold() throws {
     try committer.withLock { committer in
       guard
-        let (batch, notes) = state.withLock({ state -> (CheckpointBatch, [UsageNotification])? in
+        let (batch, notes, journaled) = state.withLock({
+          state -> (CheckpointBatch, [UsageNotification], UInt64)? in
           guard !state.stopped else { return nil }
           state.lastFold = state.accountant.cursor
           state.foldRequested = false
           guard state.accountant.hasPendingChanges || !state.notifications.isEmpty else { return nil }
+          let journaled = state.journaled
           state.journaled = state.accountant.revision
           defer { state.notifications.removeAll() }
-          return (state.accountant.batch(take: true), state.notifications)
+          return (state.accountant.batch(take: true), state.notifications, journaled)
         })
       else { return }
       let journal = committer.journal
+      var waiting: [VisitRecord] = []
       do {
-        try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
+        waiting = try foldTotalsFirst(batch, journal: journal)
       } catch {
+        if (error as? StoreError)?.isDiskFull == true { committer.diskFull = true }
         state.withLock {
           $0.accountant.restore(batch)
           $0.notifications = notes + $0.notifications
+          // What changed since the last journal write is in no journal: the next
+          // checkpoint writes it (a failed fold once passed for one, and a clean exit on a
+          // full disk lost the visits since the last checkpoint).
+          $0.journaled = journaled
         }
         throw error
       }
+      committer.diskFull = !waiting.isEmpty
       announce(batch.unlocks, notes, &committer)
       // Start the journal afresh: only the visits still open.
       if let journal, !batch.openVisits.isEmpty {
@@ -102,7 +114,49 @@ final class CommitPipeline: Sendable {
         rest.openVisits = batch.openVisits
         try? journal.write(rest)
       }
+      if !waiting.isEmpty { throw StoreError.rowsWaitingForSpace(waiting.count) }
     }
+  }
+
+  /// Folds `batch`; when the disk is too full for it, folds it without the closed visits'
+  /// rows (every total and count is in the rows' place: a few pages updated instead of
+  /// one row per visit) and puts the rows back among the pending changes. Returns the
+  /// rows put back.
+  private func foldTotalsFirst(_ batch: CheckpointBatch, journal: Journal?) throws -> [VisitRecord] {
+    do {
+      try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
+      return []
+    } catch let error as StoreError where error.isDiskFull && !batch.closedVisits.isEmpty {
+      var totals = batch
+      totals.closedVisits = []
+      guard (try? store.fold(totals, journal: journal?.owner, sequence: journal?.sequence ?? 0)) != nil else {
+        throw error
+      }
+      var rows = CheckpointBatch(boot: batch.boot)
+      rows.closedVisits = batch.closedVisits
+      state.withLock { $0.accountant.restore(rows) }
+      return batch.closedVisits
+    }
+  }
+
+  /// Writes a checkpoint record; `false` when it could not be written. While the disk is
+  /// full the record leaves out the closed visits' rows (its totals and counts cover
+  /// them; the rows wait in memory): a record that grows would take the room a fold
+  /// needs, and the space freed on a full disk would go to the journal first. A record
+  /// that cannot be written whole is written again without the rows.
+  private static func journal(_ batch: CheckpointBatch, into journal: Journal, _ committer: inout Committer) -> Bool {
+    if !committer.diskFull || batch.closedVisits.isEmpty {
+      do {
+        try journal.write(batch)
+        return true
+      } catch {
+        guard !batch.closedVisits.isEmpty else { return false }
+        committer.diskFull = true
+      }
+    }
+    var totals = batch
+    totals.closedVisits = []
+    return (try? journal.write(totals)) != nil
   }
 
   /// For an engine that keeps everything in memory: drops what is pending (it is in the

@@ -14,6 +14,17 @@ extension Engine {
     onWriter { $0.commitReportingErrors() }
   }
 
+  /// `background` and `terminate` on a synchronous engine (a manual clock): the journal
+  /// first, as ``persistBeforeReturning()`` writes it, so a fold that fails (a full disk)
+  /// loses nothing at exit; then the fold.
+  func persistNow() {
+    if !inMemory {
+      settle()
+      _ = pipeline.checkpoint(journalFirst: true)
+    }
+    commitReportingErrors()
+  }
+
   /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
   /// folds into SQLite when a fold is due or the journal cannot be written.
   func checkpoint() {

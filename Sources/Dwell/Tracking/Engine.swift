@@ -170,7 +170,7 @@ package final class Engine: Sendable {
       }
     case .background, .terminate:
       if synchronous {
-        commitReportingErrors()
+        persistNow()
       } else {
         persistBeforeReturning()
       }
