@@ -38,6 +38,8 @@ enum ReportText {
   ) -> String {
     var lines: [String] = []
     let subject = screen.flatMap { report.screens[$0] } ?? report.app
+    // Screen names and ids come from a store or a pack: shown escaped, as one plain line.
+    let screen = screen.map { escapingControls($0) }
     let last = report.app.days.keys.max()
     if let last {
       let week = (0..<7).reduce(Duration.zero) { $0 + (subject.days[last.adding(days: -Int32($1))] ?? .zero) }
@@ -68,8 +70,9 @@ enum ReportText {
       lines.append(style.bold("Rules"))
       let ids = rules.isEmpty ? report.unlocks.keys.sorted() : rules.map(\.id)
       let idWidth = min(28, ids.map(\.count).max() ?? 0)
-      func padded(_ id: String) -> String {
-        id.count >= idWidth ? id : id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
+      func padded(_ raw: String) -> String {
+        let id = escapingControls(raw)
+        return id.count >= idWidth ? id : id.padding(toLength: idWidth, withPad: " ", startingAt: 0)
       }
       for id in ids {
         if let record = report.unlocks[id] {
@@ -84,7 +87,7 @@ enum ReportText {
             let width = 16
             let filled = Int((progress.fraction * Double(width)).rounded(.down))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let text = "  · \(padded(id))  \(bar) \(progress.summary)"
+            let text = "  · \(padded(id))  \(bar) \(escapingControls(progress.summary))"
             lines.append(text.count > style.width ? String(text.prefix(style.width - 1)) + "…" : text)
           } else {
             lines.append("  · \(padded(id))  locked")
@@ -106,6 +109,7 @@ enum ReportText {
 
   static func screenTable(_ report: UsageReport, style: Style) -> [String] {
     let screens = report.screens.sorted { ($0.value.time, $1.key) > ($1.value.time, $0.key) }
+      .map { (key: escapingControls($0.key), value: $0.value) }
     guard !screens.isEmpty else { return ["No screens yet."] }
     let nameWidth = max(6, min(style.width - 44, screens.map(\.key.count).max() ?? 6))
     var lines = [

@@ -1,5 +1,6 @@
 /// The `dwell` tool's entry point: runs the command line through the command table and
 /// turns errors into a message on stderr and the exit code.
+internal import Dwell
 internal import Foundation
 
 #if canImport(Glibc)
@@ -8,8 +9,10 @@ internal import Foundation
   internal import Darwin
 #endif
 
+/// Writes `message` to standard error as one line: it may quote a file name, an option or
+/// a pack's text, so its control characters are escaped (`escapingControls`).
 func writeError(_ message: String) {
-  Terminal.writeError("dwell: " + message + "\n")
+  Terminal.writeError("dwell: " + escapingControls(message) + "\n")
 }
 
 var code: Int32

@@ -80,4 +80,22 @@ import Testing
       #expect(run.stdout.contains("\\u{1B}[2J"), "\(said)")
     }
   }
+
+  /// An error message quoting what the user gave (a path, a screen) is one escaped line.
+  @Test func errorMessagesQuoteTheUsersTextEscaped() throws {
+    let directory = TemporaryStore()
+    let hostile = directory.directory + "/a\u{1B}[2J\nFAKE: done"
+    let runs = [
+      ["report", hostile + ".sqlite"], ["replay", hostile + ".jsonl"], ["rules", "check", hostile + ".lua"],
+      ["sim", "--rules", BalanceTests.path("rules/learning"), "--script", hostile + ".sim"],
+    ]
+    for arguments in runs {
+      let run = try CommandLineTests.dwell(arguments)
+      let said = "dwell \(arguments.joined(separator: " ")): \(run.status) \(run.stderr)"
+      #expect(run.status != 0, "\(said)")
+      #expect(run.stderr.hasSuffix("\n") && run.stderr.filter { $0 == "\n" }.count == 1, "\(said)")
+      #expect(!run.stderr.dropLast().unicodeScalars.contains(where: isControl), "\(said)")
+      #expect(run.stderr.contains("a\\u{1B}[2J\\nFAKE: done"), "\(said)")
+    }
+  }
 }
