@@ -68,13 +68,32 @@ static inline void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, 
   lua_pushcclosure(L, dwell_lua_trampoline, upvalues + 1);
 }
 
-/* Whether a message starts with its place, "name:digits:". */
-static int dwell_lua_placed(const char *message, size_t length) {
-  const char *colon = memchr(message, ':', length < 200 ? length : 200);
-  if (!colon || colon == message || memchr(message, ' ', (size_t)(colon - message))) return 0;
+/* Whether a message starts with its place, "name:digits:": `name` is `source` (a file name
+ * may hold spaces and colons) when the message starts with it, otherwise a word without a
+ * space. `source` may be NULL. */
+static int dwell_lua_placed(const char *message, size_t length, const char *source) {
+  size_t named = source ? strlen(source) : 0;
+  const char *colon = NULL;
+  if (named > 0 && named < length && strncmp(message, source, named) == 0 && message[named] == ':')
+    colon = message + named;
+  else {
+    colon = memchr(message, ':', length < 200 ? length : 200);
+    if (!colon || colon == message || memchr(message, ' ', (size_t)(colon - message))) return 0;
+  }
   const char *digits = colon + 1;
   while (*digits >= '0' && *digits <= '9') digits++;
   return digits > colon + 1 && *digits == ':';
+}
+
+/* The file of a "file:line:" place, cut in `place` itself (its last two colons). */
+static const char *dwell_lua_place_file(char *place) {
+  size_t length = strlen(place);
+  if (length < 3 || place[length - 1] != ':') return NULL;
+  size_t colon = length - 1;
+  while (colon > 0 && place[colon - 1] >= '0' && place[colon - 1] <= '9') colon--;
+  if (colon == 0 || colon == length - 1 || place[colon - 1] != ':') return NULL;
+  place[colon - 1] = 0;
+  return place;
 }
 
 /* The message handler of every call from the host: the error names the designer's file and
@@ -105,7 +124,9 @@ static int dwell_lua_locate(lua_State *L) {
       return 1;
     }
   }
-  if (dwell_lua_placed(message, length) || where[0] == 0) return 1;
+  char file[80];
+  memcpy(file, where, sizeof file);
+  if (where[0] == 0 || dwell_lua_placed(message, length, dwell_lua_place_file(file))) return 1;
   while (*rest == ' ') rest++;
   lua_pushfstring(L, "%s %s", where, rest);
   return 1;
@@ -116,12 +137,13 @@ static int dwell_lua_locate(lua_State *L) {
 static void dwell_lua_place_at_function(lua_State *L, dwell_lua_limits *limits, int function) {
   size_t length = 0;
   const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
-  if (!message || dwell_lua_placed(message, length)) return;
+  if (!message) return;
   int enforce = limits->enforce;
   limits->enforce = 0; /* outside any protected call: no allocation may fail here */
   lua_Debug ar;
   lua_pushvalue(L, function);
-  if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0) {
+  if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0 &&
+      !dwell_lua_placed(message, length, ar.short_src)) {
     while (*message == ' ') message++;
     lua_pushfstring(L, "%s:%d: %s", ar.short_src, ar.linedefined, message);
     lua_replace(L, -2);

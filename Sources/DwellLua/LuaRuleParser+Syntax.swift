@@ -11,14 +11,12 @@ extension LuaRuleParser {
   /// p.lua:3: '}' expected (to close '{' at line 1) near 'name'
   /// p.lua:3: expected '}' or ',' near 'name': add a ',' before 'name' (the table opened at line 1)
   /// ```
-  static func explainSyntax(_ message: String, source: String) -> String {
-    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-    guard parts.count == 3, let line = Int(parts[1]) else { return message }
-    let file = parts[0]
-    if parts[2].hasPrefix(" unfinished string near ") {
+  static func explainSyntax(_ message: String, source: String, file: String? = nil) -> String {
+    guard let (file, line, text) = ScriptError.place(of: message, file: file) else { return message }
+    if text.hasPrefix("unfinished string near ") {
       return "\(file):\(line): a string is not closed: end it with the quote it starts with, on the same line"
     }
-    guard let error = SyntaxError(parts[2]) else { return message }
+    guard let error = SyntaxError(text) else { return message }
     if error.near == "<eof>" {
       if let opened = error.opened {
         return

@@ -23,21 +23,24 @@ enum LuaRuleParser {
 
   /// Splits Lua's `file:line: message` so the error names its file and line; a syntax
   /// error of `source` (the script) is said as Lua's parser means it (``explainSyntax``).
+  /// The file is named once: `RuleError` puts `file` (the path) before the message, so the
+  /// name Lua put in it (the last part of the path) is taken out, with or without a line.
   static func ruleError(_ message: String, file: String, source: String? = nil) -> RuleError {
-    let message = source.map { explainSyntax(message, source: $0) } ?? message
-    let parts = message.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-    if parts.count == 3, let line = Int(parts[1]) {
-      let text = parts[2].trimmingCharacters(in: .whitespaces)
-      if text.hasPrefix("rule '"), let start = text.range(of: "rule '"),
-        let end = text[start.upperBound...].firstIndex(of: "'")
-      {
-        let rule = String(text[start.upperBound..<end])
-        let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
-        return RuleError(rule: rule, rest, file: file, line: line)
-      }
-      return RuleError(text, file: file, line: line)
+    let chunk = file.split(separator: "/").last.map(String.init) ?? file
+    let message = source.map { explainSyntax(message, source: $0, file: chunk) } ?? message
+    guard let place = ScriptError.place(of: message, file: chunk) else {
+      let bare = message.hasPrefix(chunk + ": ") ? String(message.dropFirst(chunk.count + 2)) : message
+      return RuleError(bare, file: file)
     }
-    return RuleError(message, file: file)
+    let text = place.text.trimmingCharacters(in: .whitespaces)
+    if text.hasPrefix("rule '"), let start = text.range(of: "rule '"),
+      let end = text[start.upperBound...].firstIndex(of: "'")
+    {
+      let rule = String(text[start.upperBound..<end])
+      let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
+      return RuleError(rule: rule, rest, file: file, line: place.line)
+    }
+    return RuleError(text, file: file, line: place.line)
   }
 
   struct Failure: Error {

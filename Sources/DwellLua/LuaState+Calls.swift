@@ -77,15 +77,17 @@ extension LuaState {
     defer { loading = false }
     c.pointee.refused = 0
     c.pointee.enforce = 1
-    let status = text.withCString { pointer in
-      dwell_lua_loadtext(L, pointer, strlen(pointer), chunk)
-    }
+    let (status, line) = load(text, chunk: chunk)
     c.pointee.enforce = 0
     guard status == dwell_lua_ok() else {
-      let message =
+      var message =
         status == dwell_lua_errmem()
-        ? "\(chunk.dropFirst()): memory limit exceeded (\(c.pointee.limit / 1024) KiB)" : describe(-1)
+        ? "memory limit exceeded (\(c.pointee.limit / 1024) KiB)" : describe(-1, atMost: 4 * limits.messageLength + 4)
       dwell_lua_pop(L, 1)
+      if message == "C stack overflow" { message = Self.nestedTooDeeply }
+      // Lua places its syntax errors; the two above it raises without a place are placed at
+      // the line it was reading.
+      if ScriptError.place(of: message) == nil { message = "\(chunk.dropFirst()):\(line): \(message)" }
       throw ScriptError(clip(message, limits.messageLength))
     }
     pushReference(newEnvironmentRef)
@@ -97,6 +99,23 @@ extension LuaState {
     }
     _ = lua_setupvalue(L, -2, 1)  // the chunk's _ENV
     try protectedCall(arguments: 0, results: 0)
+  }
+
+  /// Lua 5.4's parser says "C stack overflow", without a place, when code nests deeper than
+  /// it can read (a few hundred brackets, tables, functions, blocks or '..' in a row).
+  static let nestedTooDeeply =
+    "the code here is nested too deeply for Lua to read (at most about 200 brackets, tables, functions or "
+    + "blocks inside one another); build it in steps, with local variables"
+
+  /// Loads `text` (all its bytes: a NUL does not end it) as the chunk `chunk`; the status,
+  /// and the line the parser was reading when it stopped.
+  func load(_ text: String, chunk: String) -> (status: Int32, line: Int) {
+    var text = text
+    var line: Int32 = 0
+    let status = text.withUTF8 { bytes in
+      bytes.withMemoryRebound(to: CChar.self) { dwell_lua_loadtext(L, $0.baseAddress, $0.count, chunk, &line) }
+    }
+    return (status, Int(line))
   }
 
   /// `file:line:` where the function in the registry at `ref` starts, or "".

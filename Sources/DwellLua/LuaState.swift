@@ -132,8 +132,7 @@ final class LuaState {
 
   private func runPrelude() throws(ScriptError) {
     let text = try Prelude.text.get()
-    let status = text.withCString { dwell_lua_loadtext(L, $0, strlen($0), "=dwell") }
-    guard status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
+    guard load(text, chunk: "=dwell").status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
     lua_createtable(L, 0, 2)
     setField("id_length", integer: 128)
     setField("message_length", integer: limits.messageLength)

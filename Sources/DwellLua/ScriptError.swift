@@ -23,3 +23,32 @@ public struct ScriptError: Error, CustomStringConvertible, Sendable, Equatable {
 
   public static func == (a: ScriptError, b: ScriptError) -> Bool { a.message == b.message && a.rule == b.rule }
 }
+
+extension ScriptError {
+  /// The place `message` starts with, Lua's `file:line:`, split from the text after it (its
+  /// leading spaces dropped); nil when it names no place. The file is `file` when given and
+  /// the message starts with it (a name may hold spaces and colons), otherwise a name
+  /// without a space (as the C side, `dwell_lua_placed`, reads it).
+  static func place<S: StringProtocol>(
+    of message: S, file: String? = nil
+  ) -> (file: S.SubSequence, line: Int, text: S.SubSequence)? {
+    func split(after name: S.Index) -> (file: S.SubSequence, line: Int, text: S.SubSequence)? {
+      let rest = message[message.index(after: name)...]
+      let digits = rest.prefix { $0.isASCII && $0.isNumber }
+      guard !digits.isEmpty, digits.count < 10, digits.endIndex < rest.endIndex, rest[digits.endIndex] == ":",
+        let line = Int(digits)
+      else { return nil }
+      return (message[..<name], line, rest[rest.index(after: digits.endIndex)...].drop { $0 == " " })
+    }
+    if let file, message.hasPrefix(file + ":") {
+      return split(after: message.index(message.startIndex, offsetBy: file.count))
+    }
+    var index = message.startIndex
+    while let colon = message[index...].prefix(200).firstIndex(of: ":") {
+      if colon == message.startIndex || message[..<colon].contains(" ") { return nil }
+      if let place = split(after: colon) { return place }
+      index = message.index(after: colon)
+    }
+    return nil
+  }
+}

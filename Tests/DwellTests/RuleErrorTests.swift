@@ -234,6 +234,45 @@ import Testing
     _ = try LuaRulePack(scripts: [("p.lua", present + "\n" + absent)])
   }
 
+  /// What Lua's parser raises without a place (code nested deeper than it reads, memory
+  /// running out while it reads) is placed at the line it was reading, in words, and every
+  /// message names its file once, whatever the file is called (a space, a colon).
+  @Test func everyLoadErrorNamesItsFileOnceAndItsLine() throws {
+    func message(_ name: String, _ text: String, limits: ScriptLimits = ScriptLimits()) -> String {
+      do {
+        _ = try LuaRulePack(scripts: [("rules/" + name, text)], limits: limits)
+        return "loaded"
+      } catch { return error.description }
+    }
+    let deep = "the code here is nested too deeply for Lua to read"
+    for nested in [
+      "local x = " + String(repeating: "(", count: 100_000),
+      "\nlocal t = " + String(repeating: "{", count: 100_000),
+      "local s = " + Array(repeating: "'a'", count: 100_000).joined(separator: " .. "),
+    ] {
+      let said = message("p.lua", nested)
+      #expect(said.hasPrefix("rules/p.lua:\(nested.hasPrefix("\n") ? 2 : 1): \(deep)"), "\(said)")
+    }
+    // One bracket a line: the line where the nesting became too deep.
+    let lines = message("p.lua", "local t =\n" + String(repeating: "{\n", count: 1000))
+    let line = Int(lines.split(separator: ":")[1]) ?? 0
+    #expect((150...260).contains(line) && lines.contains(deep), "\(lines)")
+    let constants = "local t = {" + (0..<100_000).map { "\($0).5" }.joined(separator: ",") + "}"
+    #expect(
+      message("p.lua", constants, limits: ScriptLimits(memory: 256 << 10))
+        == "rules/p.lua:1: memory limit exceeded (256 KiB)")
+    #expect(
+      message("my pack.lua", "local t = nil\nlocal x = t.a")
+        == "rules/my pack.lua:2: attempt to index a nil value (local 't')")
+    #expect(
+      message("a:b.lua", "unlock \"a\" {\n  when = { sessions = 1 }\n  title = \"A\" }")
+        == "rules/a:b.lua:3: expected '}' or ',' near 'title': add a ',' before 'title' (the table opened at line 1)")
+    // A NUL does not end the file: what follows it is read (it was silently left out).
+    #expect(
+      message("p.lua", "unlock \"a\" { when = { sessions = 1 } }\n\u{0}unlock \"b\" { when = { sessions = 2 } }")
+        == "rules/p.lua:2: unexpected symbol")
+  }
+
   @Test(arguments: cases + syntaxCases + helperCases)
   func aBadPackGetsItsExactMessage(pack: String, message: String) {
     do {
