@@ -130,3 +130,29 @@ import Testing
     #expect(fresh)
   }
 }
+
+@Suite struct MovedAsideNameTests {
+  /// A store damaged again while the name of this second is taken (a store moved aside in
+  /// the same second, or under a clock set back) is still moved aside, under a name of its
+  /// own; the file already there is untouched. It used to stay in use, counting in memory.
+  @Test func aTakenNameIsNotReused() throws {
+    let dir = TemporaryStore()
+    let now = Int(Date().timeIntervalSince1970)
+    for second in now...(now + 30) {
+      try Data("earlier \(second)".utf8).write(to: URL(fileURLWithPath: dir.path + ".corrupt-\(second)"))
+    }
+    try Data(repeating: 0x7A, count: 8192).write(to: URL(fileURLWithPath: dir.path))
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(dir.path)
+    let sim = TrackerSimulation(configuration: configuration)
+    guard case .storeMovedAside(let aside)? = sim.tracker.lastProblem else {
+      Issue.record("not moved aside: \(String(describing: sim.tracker.lastProblem))")
+      return
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(repeating: 0x7A, count: 8192))
+    #expect(try String(contentsOfFile: dir.path + ".corrupt-\(now)", encoding: .utf8) == "earlier \(now)")
+    sim.use("After", for: .seconds(5))
+    sim.tracker.terminate()
+    #expect(try UsageReport(store: Store(path: dir.path, readOnly: true)).screens["After"]?.time == .seconds(5))
+  }
+}

@@ -127,7 +127,12 @@ extension Tracker {
         report(.storeFromNewerVersion("migration \(migration)"))
         unusedStore.withLock { $0 = (path, "it was written by a newer Dwell (migration \(migration))") }
       } catch StoreError.database(let error) where error.isCorruption {
-        let aside = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        // A name of its own: a store damaged again within the same second (or one moved
+        // aside by a clock set back) must not find the name taken and stay in use.
+        let stamp = path + ".corrupt-\(Int(Date().timeIntervalSince1970))"
+        let aside =
+          sequence(first: 1, next: { $0 + 1 }).lazy.map { $0 == 1 ? stamp : stamp + "-\($0)" }
+          .first { !FileManager.default.fileExists(atPath: $0) } ?? stamp
         do {
           try FileManager.default.moveItem(atPath: path, toPath: aside)
           // The write-ahead log goes with it (it may hold the latest pages); the
