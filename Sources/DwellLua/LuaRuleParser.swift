@@ -294,7 +294,8 @@ enum LuaRuleParser {
     defer { dwell_lua_pop(L, 1) }
     if dwell_lua_isnil(L, -1) != 0 { return .success(0) }
     guard lua_isinteger(L, -1) != 0 else {
-      return .failure(Failure("'points' must be a whole number, not \(state.describe(-1)), as in points = 10"))
+      return .failure(
+        Failure("'points' must be a whole number, not \(clip(state.describe(-1, atMost: 164), 40)), as in points = 10"))
     }
     let value = lua_tointegerx(L, -1, nil)
     guard (0...1_000_000).contains(value) else {

@@ -225,7 +225,8 @@ extension LuaState {
     guard lua_checkstack(L, 3) != 0 else { return keys }
     lua_pushnil(L)
     while lua_next(L, index) != 0 {
-      keys.append(lua_type(L, -2) == LUA_TSTRING ? describe(-2) : "[\(describe(-2))]")
+      // A key is shown or compared with the few a table takes: its head is enough.
+      keys.append(lua_type(L, -2) == LUA_TSTRING ? describe(-2, atMost: 256) : "[\(describe(-2, atMost: 256))]")
       dwell_lua_pop(L, 1)
     }
     return keys

@@ -124,6 +124,9 @@ final class LuaState {
     return Unmanaged<LuaState>.fromOpaque(raw).takeUnretainedValue()
   }
 
+  /// The most bytes of an id (of a rule, a tier, a plugin), as `prelude.lua` checks them.
+  static let idLength = 128
+
   /// Bytes in use now.
   var memoryInUse: Int { c.pointee.used }
 
@@ -134,7 +137,7 @@ final class LuaState {
     let text = try Prelude.text.get()
     guard load(text, chunk: "=dwell").status == dwell_lua_ok() else { throw ScriptError(describe(-1)) }
     lua_createtable(L, 0, 2)
-    setField("id_length", integer: 128)
+    setField("id_length", integer: Self.idLength)
     setField("message_length", integer: limits.messageLength)
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)

@@ -76,7 +76,8 @@ enum PluginActions {
       state.actions.append(.award(points: Int(lua_tointegerx(L, 3, nil)), reason: reason, source: plugin))
     case "unlock":
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) unlock needs a rule id") }
-      let id = state.describe(3)
+      // An id is at most `idLength` bytes: one more says it is none, without reading the rest.
+      let id = state.describe(3, atMost: LuaState.idLength + 1)
       guard state.collector.ids[id] != nil else {
         let hint = Spelling.hint(for: id, in: state.collector.ids.keys)
         return state.raise(

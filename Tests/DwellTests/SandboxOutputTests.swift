@@ -54,6 +54,22 @@ private func quarterMegabyte(_ character: String) -> String {
     try hostile.check()
   }
 
+  /// What cannot be an id is not read further than an id can go: 200 unlocks of a 256 KiB
+  /// string cost a few hundred bytes each (reading each whole, 64 Ki units, would exceed the
+  /// call's 200,000 at the fourth), and the message shows the id cut short.
+  @Test func theIdAPluginUnlocksIsReadOnlyAsFarAsAnIdGoes() throws {
+    let outcome = try Hostile.run(
+      plugin(
+        "\(quarterMegabyte("x")) local ok, e for i = 1, 200 do ok, e = pcall(p.unlock, s) end "
+          + "p.publish('said', e)"))
+    #expect(outcome.problems.isEmpty, "\(outcome.problems)")
+    guard case .string(let said)? = outcome.pack.published["p"]?["said"] else {
+      Issue.record("nothing published: \(outcome.pack.published)")
+      return
+    }
+    #expect(said.contains("unlock 'xxxx") && said.contains("...': not a rule of this pack") && said.count < 300)
+  }
+
   @Test(arguments: [
     ("p.unlock('not-declared')", "unlock 'not-declared': not a rule of this pack"),
     ("p.unlock('')", "not a rule of this pack"),
