@@ -81,12 +81,24 @@ enum StoreCommands {
 
   static func check(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    let store = try open(path, readOnly: true)
+    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    let store: Store
+    do {
+      store = try Store(path: path, readOnly: true)
+    } catch StoreError.database(let error) where error.isCorruption {
+      // Found at open: a damaged page, schema or value (the message names the table and row).
+      Terminal.print("Store:     \(path)")
+      Terminal.print("Integrity: \(error.message)")
+      throw Failure("\(path): \(error.message)")
+    } catch {
+      throw Failure("cannot read the store \(path): \(error)")
+    }
     let integrity: [String]
     let summary: Store.Summary
     do {
       integrity = try store.integrityCheck()
       summary = try store.summary()
+      try store.checkVisits()
     } catch {
       throw Failure("\(path) is damaged: \(error)")
     }

@@ -38,11 +38,13 @@ extension UsageQueries {
       var total: Int64 = 0
       accountant.projected(name, to: now) { day, nanos in if period.contains(day, today: today) { total += nanos } }
       guard let tally = accountant.tally(name) else { return .zero }
+      // Saturating: the stored figures are bounded per day, not their sum (Store+Values).
       switch period {
-      case .allTime: total += tally.nanos
-      case .today: total += tally.nanos(on: today)
-      case .day(let day): total += tally.nanos(on: day)
-      default: total = tally.days.reduce(total) { period.contains($1.key, today: today) ? $0 + $1.value : $0 }
+      case .allTime: total.addSaturating(tally.nanos)
+      case .today: total.addSaturating(tally.nanos(on: today))
+      case .day(let day): total.addSaturating(tally.nanos(on: day))
+      default:
+        for (day, nanos) in tally.days where period.contains(day, today: today) { total.addSaturating(nanos) }
       }
       return .nanoseconds(total)
     }
@@ -139,7 +141,13 @@ extension UsageQueries {
 
   /// Points so far: those of unlocked rules plus those awarded by plugins. Memory only.
   public var points: Int {
-    read(0) { accountant, book, _ in accountant.points + book.unlocked.values.reduce(0) { $0 + $1.points } }
+    read(0) { accountant, book, _ in
+      book.unlocked.values.reduce(accountant.points) { total, unlock in
+        var total = total
+        total.addSaturating(unlock.points)
+        return total
+      }
+    }
   }
 
   /// Every unlock so far, by rule id, with the points the user was awarded and the title of

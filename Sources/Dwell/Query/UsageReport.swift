@@ -62,7 +62,12 @@ package struct UsageReport: Sendable, Equatable {
     var unlocked: [String: UnlockRecord] = [:]
     for record in unlocks { unlocked[record.rule] = record }
     self.unlocks = unlocked
-    points = awarded + unlocked.values.reduce(0) { $0 + $1.points }
+    // Saturating, as every sum over a store's figures.
+    points = unlocked.values.reduce(awarded) { total, unlock in
+      var total = total
+      total.addSaturating(unlock.points)
+      return total
+    }
   }
 
   /// The report of what a store holds (committed data only).

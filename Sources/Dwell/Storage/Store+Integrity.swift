@@ -17,6 +17,7 @@ extension Store {
   /// Throws ``DatabaseError`` with `.corrupt` when the store is damaged.
   static func checkIntegrity(_ db: Database, applied: Set<String>) throws {
     try checkSchema(db, applied: applied)
+    try checkValues(db, applied: applied)
     let pages = try db.scalar("PRAGMA page_count") ?? 0
     let pageSize = try db.scalar("PRAGMA page_size") ?? 4096
     if pages <= wholeCheckLimit / max(pageSize, 1) {

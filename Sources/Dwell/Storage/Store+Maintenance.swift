@@ -84,6 +84,7 @@ extension Store {
   /// Every raw visit, oldest first.
   func allVisits() throws -> [VisitRecord] {
     try read { database in
+      try Self.checkVisitValues(database)
       let rows = try database.statement(
         "SELECT s.name, v.started_at, v.ended_at, v.active_ms FROM visits v JOIN screens s ON s.id = v.screen ORDER BY v.started_at, v.id"
       )

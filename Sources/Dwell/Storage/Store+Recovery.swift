@@ -67,7 +67,7 @@ extension Store {
       }
       let known = Set(usage.unlocks.map(\.rule))
       usage.unlocks += batch.unlocks.filter { !known.contains($0.rule) }
-      usage.points += batch.awards.reduce(0) { $0 + $1.points }
+      for award in batch.awards { usage.points.addSaturating(award.points) }
       for state in batch.listenerStates { usage.listenerStates[state.source] = state.data }
     }
   }

@@ -33,6 +33,7 @@ package final class Store: @unchecked Sendable {
   package init(path: String, readOnly: Bool = false) throws {
     self.path = path
     self.readOnly = readOnly
+    try Self.refuseSpecialFiles(at: path)
     database = try StoreError.mapping { try Database(path: path, readOnly: readOnly) }
     try StoreError.mapping {
       if !readOnly {
@@ -50,6 +51,26 @@ package final class Store: @unchecked Sendable {
         }
       }
       try Self.migrate(database, readOnly: readOnly)
+    }
+  }
+
+  /// Refuses a store, write-ahead log or shared-memory file that exists but is not a
+  /// regular file (a FIFO, a device, a socket, a directory; links followed): opening one
+  /// can block for ever (a FIFO waits for a writer) or read without end.
+  private static func refuseSpecialFiles(at path: String) throws {
+    guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+    for file in [path, path + "-wal", path + "-shm"] {
+      var info = stat()
+      guard stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { continue }
+      let kind: String
+      switch info.st_mode & S_IFMT {
+      case S_IFIFO: kind = "a FIFO"
+      case S_IFCHR, S_IFBLK: kind = "a device"
+      case S_IFSOCK: kind = "a socket"
+      case S_IFDIR: kind = "a directory"
+      default: kind = "a special file"
+      }
+      throw StoreError.database(DatabaseError(.cannotOpen, message: "\(file) is \(kind), not a store file"))
     }
   }
 

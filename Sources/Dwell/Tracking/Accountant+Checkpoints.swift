@@ -106,7 +106,7 @@ extension Accountant {
 
   /// Adds points to the ledger.
   mutating func award(_ award: Award) {
-    points += award.points
+    points.addSaturating(award.points)
     pending.awards.append(award)
     revision &+= 1
   }

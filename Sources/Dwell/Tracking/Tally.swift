@@ -101,11 +101,11 @@ struct RestoredUsage: Sendable {
   var listenerStates: [String: String] = [:]
 }
 
-extension Int64 {
+extension FixedWidthInteger where Self: SignedInteger {
   /// Adds `other`, clamped to the representable range instead of trapping. In place, so a
   /// dictionary entry is looked up once (`days[day, default: 0].addSaturating(n)`).
   @inline(__always)
-  mutating func addSaturating(_ other: Int64) {
+  mutating func addSaturating(_ other: Self) {
     let (sum, overflow) = addingReportingOverflow(other)
     self = overflow ? (other > 0 ? .max : .min) : sum
   }
