@@ -32,6 +32,29 @@ import Testing
     #expect(CheckpointBatch(decoding: original.encoded().dropLast()) == nil)
   }
 
+  /// A record holding a figure the store refuses (Store+Values) is malformed, as a torn one
+  /// is: folded, it overflowed the store's sums or left a store that is then damaged.
+  @Test(arguments: 0..<6)
+  func aRecordWithAnImpossibleFigureIsMalformed(damage: Int) {
+    var forged = batch(app: 1_500_000_000)
+    switch damage {
+    case 0: forged.days[0].nanos = .max
+    case 1: forged.days[1].nanos = -1
+    case 2:
+      forged.awards = [Award(source: "x", points: 1 << 62, reason: "", wall: WallInstant(nanosecondsSince1970: 0))]
+    case 3:
+      forged.unlocks = [
+        UnlockRecord(
+          rule: "r", mono: MonotonicInstant(nanoseconds: 5), boot: "b", wall: WallInstant(nanosecondsSince1970: 6),
+          points: Int.min)
+      ]
+    case 4: forged.openVisits[0].activeNanos = -1
+    default: forged.visits[0].screen = String(repeating: "x", count: 1 << 20)
+    }
+    #expect(CheckpointBatch(decoding: batch(app: 1_500_000_000).encoded()[...]) != nil)
+    #expect(CheckpointBatch(decoding: forged.encoded()[...]) == nil)
+  }
+
   @Test func aTornSlotFallsBackToThePreviousRecord() throws {
     let store = TemporaryStore()
     let journal = try Journal(storePath: store.path)

@@ -201,14 +201,17 @@ struct CheckpointBatch: Sendable, Equatable {
     else { return nil }
     self.boot = boot
     for _ in 0..<dayCount {
+      // A figure the store would refuse (Store+Values) makes the record malformed: folded,
+      // it would overflow the store's sums or make the store damaged.
       guard let ordinal = r.int64(), let hasScreen = r.bool(), let screen = r.string(), let nanos = r.int64(),
-        let ordinal32 = Int32(exactly: ordinal)
+        let ordinal32 = Int32(exactly: ordinal), (0...Store.maximumDayNanos).contains(nanos),
+        !hasScreen || Store.isName(screen)
       else { return nil }
       days.append(Entry(day: Day(ordinal: ordinal32), screen: hasScreen ? screen : nil, nanos: nanos))
     }
     guard let visitCount = r.int() else { return nil }
     for _ in 0..<visitCount {
-      guard let screen = r.string() else { return nil }
+      guard let screen = r.string(), Store.isName(screen) else { return nil }
       var day: Day?
       if version >= 2 {
         guard let dated = r.bool(), let ordinal = r.int64().flatMap({ Int32(exactly: $0) }) else { return nil }
@@ -220,7 +223,8 @@ struct CheckpointBatch: Sendable, Equatable {
     for list in 0..<2 {
       guard let count = r.int() else { return nil }
       for _ in 0..<count {
-        guard let screen = r.string(), let started = r.int64(), let ended = r.int64(), let active = r.int64()
+        guard let screen = r.string(), Store.isName(screen), let started = r.int64(), let ended = r.int64(),
+          let active = r.int64(), active >= 0
         else { return nil }
         let visit = VisitRecord(
           screen: screen, started: WallInstant(nanosecondsSince1970: started),
@@ -237,7 +241,7 @@ struct CheckpointBatch: Sendable, Equatable {
     guard let unlockCount = r.int() else { return nil }
     for _ in 0..<unlockCount {
       guard let rule = r.string(), let mono = r.int64(), let unlockBoot = r.string(), let wall = r.int64(),
-        let points = r.int64().flatMap({ Int(exactly: $0) })
+        let points = r.int64().flatMap({ Int(exactly: $0) }), Store.isPoints(points)
       else { return nil }
       unlocks.append(
         UnlockRecord(
@@ -247,7 +251,7 @@ struct CheckpointBatch: Sendable, Equatable {
     guard let awardCount = r.int() else { return nil }
     for _ in 0..<awardCount {
       guard let source = r.string(), let points = r.int64(), let reason = r.string(), let wall = r.int64(),
-        let value = Int(exactly: points)
+        let value = Int(exactly: points), Store.isPoints(value)
       else { return nil }
       awards.append(Award(source: source, points: value, reason: reason, wall: WallInstant(nanosecondsSince1970: wall)))
     }

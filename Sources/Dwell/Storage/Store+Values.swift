@@ -11,6 +11,10 @@ extension Store {
   static let maximumCount: Int64 = 1 << 40
   /// The largest points of one unlock or award (Lua numbers beyond 2^53 lose precision).
   static let maximumPoints: Int64 = 1 << 53
+  /// Whether a screen name is one a store may hold (journal records too).
+  static func isName(_ name: String) -> Bool { (1...maximumNameBytes).contains(name.utf8.count) }
+  /// Whether `points` are within ``maximumPoints`` either way (journal records too).
+  static func isPoints(_ points: Int) -> Bool { Int64(points).magnitude <= UInt64(maximumPoints) }
   /// Wall times in milliseconds: within what nanoseconds since 1970 can hold.
   static let maximumMilliseconds: Int64 = Int64.max / 1_000_000
   /// The longest screen name a store can hold: a cleaned name keeps 200 characters, a
