@@ -147,8 +147,11 @@ import Testing
     let sim = TrackerSimulation(configuration: configuration)
     sim.use("After", for: .seconds(5))
     #expect(sim.tracker.time(.screen("After")) == .seconds(5))
+    // An empty file is a new database to SQLite; every other damage is found at open.
     if case .storeMovedAside(let aside)? = sim.tracker.lastProblem {
       #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == damaged)
+    } else {
+      #expect(damage == .empty, "not moved aside: \(String(describing: sim.tracker.lastProblem))")
     }
   }
 }
