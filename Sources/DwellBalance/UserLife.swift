@@ -59,8 +59,9 @@ package struct UserLife {
           day == 0 ? 1 : min(1, (usedYesterday ? persona.daily : persona.comeback) * persona.weekdays[weekday])
         used = day == 0 || Distribution.unit(&rng) < chance
         if used {
-          let count = max(1, Int(persona.sessions.sample(&rng).rounded()))
-          var starts = (0..<min(count, 48)).map { _ in sessionStart() }
+          // At most 48 sessions a day, capped before the conversion (a draw of 1e300 trapped).
+          let count = max(1, Int(min(persona.sessions.sample(&rng), 48).rounded()))
+          var starts = (0..<count).map { _ in sessionStart() }
           starts.sort()
           for start in starts { session(at: max(dayStart + start, state.t + 60_000_000_000), &state, &sink) }
           daysUsed += 1

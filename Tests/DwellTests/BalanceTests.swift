@@ -122,6 +122,17 @@ import Testing
 
   // MARK: Generated lives
 
+  /// Any finite number a persona may give makes a life: sessions = 1e300 a day (taken as
+  /// the most, 48) used to trap converting the draw to a count.
+  @Test(arguments: ["1e300", "normal(1e300, 1)", "lognormal(1e300, 5)", "uniform(0, 1e308)"])
+  func hugeSessionCountsMakeALifeOfTheMostSessions(sessions: String) throws {
+    let text = "persona \"a\" { screens = { A = { stay = 10 } }, sessions = \(sessions), daily = 1 }"
+    let population = try PersonaFile.parse(text, file: "personas.lua")
+    let pack = try BalancePack(path: Self.path("rules/learning"))
+    let trace = BalanceRun(pack: pack, population: population, users: 1, days: 1, seed: 1).trace(user: 0)
+    #expect(trace.count { if case .foreground = $0.kind { true } else { false } } == 48)
+  }
+
   @Test func livesAreDeterministicOrderedAndFollowThePersonas() throws {
     let population = try Self.population()
     let pack = try BalancePack(path: Self.path("rules/learning"))
