@@ -99,6 +99,7 @@ enum StoreCommands {
       integrity = try store.integrityCheck()
       summary = try store.summary()
       try store.checkVisits()
+      _ = try UsageReport(store: store)  // the day totals are checked as they are read
     } catch {
       throw Failure("\(path) is damaged: \(error)")
     }

@@ -50,7 +50,7 @@ import Testing
     return try Data(contentsOf: URL(fileURLWithPath: path))
   }
 
-  /// The tool's reading (and `dwell check`'s) refuses each one naming the table; a
+  /// Reading the store (the tool's report, export and check) refuses each one naming the table; a
   /// tracker moves the store aside and counts in a fresh one, as for a garbled page.
   @Test(arguments: damages.indices)
   func anImpossibleValueIsADamagedStore(damage: Int) throws {
@@ -59,7 +59,7 @@ import Testing
     let bytes = try Self.damaged(sql, at: dir.path)
     #expect(throws: StoreError.self, "\(sql)") {
       do {
-        _ = try Store(path: dir.path, readOnly: true)
+        _ = try UsageReport(store: Store(path: dir.path, readOnly: true))
       } catch StoreError.database(let error) {
         #expect(error.isCorruption, "\(sql): \(error)")
         #expect(error.message.contains("damaged: table '\(table)'"), "\(sql): \(error)")

@@ -113,12 +113,14 @@ package final class Store: @unchecked Sendable {
       let days = try database.statement(
         "SELECT day, screen, nanos, \(dated ? "visits" : "0") FROM day_totals")
       while try days.step() {
-        guard let day = days.day(0) else { continue }
+        // A figure Dwell never writes means the store is damaged (Store+Values).
+        guard let day = days.day(0), Self.isPossibleDayTotal(days) else {
+          throw Self.damagedDayTotals(database, dated: dated)
+        }
         let screen = days.int(1)
         guard let subject = screen == 0 ? usage.screens.count : names[screen] else { continue }
-        // A damaged store's negative figures count as none.
-        let visits = screen == 0 ? 0 : Int(clamping: max(0, days.int(3)))
-        rows[subject].append(DayRow(day: day, nanos: max(0, days.int(2)), visits: visits))
+        let visits = screen == 0 ? 0 : Int(days.int(3))
+        rows[subject].append(DayRow(day: day, nanos: days.int(2), visits: visits))
       }
       for (subject, rows) in rows.enumerated() where !rows.isEmpty {
         if subject == usage.screens.count {
