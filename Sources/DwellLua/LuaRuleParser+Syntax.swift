@@ -40,8 +40,55 @@ extension LuaRuleParser {
     case .some(let expected):
       return "\(file):\(line): expected \(expected) near \(near)\(near == "'='" ? comparing : "")\(table)"
     case nil:
-      return message
+      return unexpected(near, file: file, line: line, source: source) ?? message
     }
+  }
+
+  /// Lua's "unexpected symbol near T" for a closing bracket or a ',': a value is missing
+  /// before it (`f(a,)`, `title = ,`), or the bracket cannot close the one open there
+  /// (`when = { a = 1, )`). `nil` for another token, or when the line does not show it.
+  private static func unexpected(_ near: String, file: Substring, line: Int, source: String) -> String? {
+    let openers: [Character: Character] = [")": "(", "}": "{", "]": "["]
+    guard near.count == 3, near.hasPrefix("'"), near.hasSuffix("'"), let token = near.dropFirst().first,
+      token == "," || openers[token] != nil, let (previous, open) = before(token, onLine: line, in: source)
+    else { return nil }
+    let said = "\(file):\(line): unexpected \(near)"
+    if previous == "=" { return "\(said): a value is missing after '='" }
+    if let open, let opener = openers[token], open.bracket != opener, let closer = closers[open.bracket] {
+      return "\(said): it cannot close the '\(open.bracket)' opened at line \(open.line); write '\(closer)'"
+    }
+    switch (previous, token) {
+    case (",", ","): return "\(said): a value is missing between two ','; remove one"
+    case (",", _): return "\(said): the ',' before it leaves a value out; remove the ',' (write f(a), not f(a,))"
+    default: return "\(said): a value is missing before it"
+    }
+  }
+
+  private static let closers: [Character: Character] = ["{": "}", "(": ")", "[": "]"]
+
+  /// The first `token` on `line` of `source` right after what needs a value next (a ',',
+  /// '=', an opening bracket or an operator), or else its first `token`: the significant
+  /// character before it and the innermost bracket open there, skipping strings and comments.
+  static func before(
+    _ token: Character, onLine line: Int, in source: String
+  ) -> (previous: Character?, open: (bracket: Character, line: Int)?)? {
+    var open: [(bracket: Character, line: Int)] = []
+    var previous: Character?
+    var first: (previous: Character?, open: (bracket: Character, line: Int)?)?
+    var scanner = LuaScanner(source)
+    while let (character, at) = scanner.next(), at <= line {
+      if at == line, character == token {
+        if let previous, ",=([{+-*/%^<>~#&|.".contains(previous) { return (previous, open.last) }
+        if first == nil { first = (previous, open.last) }
+      }
+      if closers[character] != nil {
+        open.append((character, at))
+      } else if closers.values.contains(character), !open.isEmpty {
+        open.removeLast()
+      }
+      if !character.isWhitespace { previous = character }
+    }
+    return first
   }
 
   private static let comparing = ": to compare two values, write '=='"
@@ -88,7 +135,7 @@ extension LuaRuleParser {
   /// The innermost `{`, `(` or `[` that `source` never closes, with its line, skipping
   /// strings and comments; `nil` when every bracket is closed.
   static func unclosedBracket(in source: String) -> (bracket: Character, closer: Character, line: Int)? {
-    let pairs: [Character: Character] = ["{": "}", "(": ")", "[": "]"]
+    let pairs = closers
     var open: [(bracket: Character, line: Int)] = []
     var scanner = LuaScanner(source)
     while let (character, line) = scanner.next() {
@@ -102,7 +149,8 @@ extension LuaRuleParser {
   }
 }
 
-/// The characters of Lua code outside strings and comments, each with its line.
+/// The characters of Lua code outside strings and comments, each with its line; a string is
+/// one `"` (a value), a comment nothing.
 private struct LuaScanner {
   private let characters: [Character]
   private var index = 0
@@ -118,9 +166,11 @@ private struct LuaScanner {
         if let level = longBracket() { skipLong(level) } else { skip { $0 != "\n" } }
       } else if character == "[", let level = longBracket() {
         skipLong(level)
+        return ("\"", line)
       } else if character == "\"" || character == "'" {
         index += 1
         skipString(character)
+        return ("\"", line)
       } else {
         index += 1
         if character == "\n" { line += 1 }

@@ -166,6 +166,36 @@ import Testing
       #"unlock "a" { title = "A, when = { sessions = 3 } }"#,
       #"p.lua:1: a string is not closed: end it with the quote it starts with, on the same line"#
     ),
+    // "unexpected symbol near ')'": a value left out before a closing bracket or a ',', or a
+    // bracket closing another kind.
+    (
+      #"unlock "a" { when = { appSeconds = minutes(10,) } }"#,
+      "p.lua:1: unexpected ')': the ',' before it leaves a value out; remove the ',' (write f(a), not f(a,))"
+    ),
+    (
+      "unlock \"a\" {\n  when = { appSeconds = 1, )\n}",
+      "p.lua:2: unexpected ')': it cannot close the '{' opened at line 2; write '}'"
+    ),
+    (
+      #"unlock "a" { title = "(", when = { sessions = 1 }, description = ) }"#,
+      "p.lua:1: unexpected ')': a value is missing after '='"
+    ),
+    (
+      #"unlock "a" { title = , when = { sessions = 1 } }"#,
+      "p.lua:1: unexpected ',': a value is missing after '='"
+    ),
+    (
+      #"levels { { "A", 0 },, { "B", 1 } }"#,
+      "p.lua:1: unexpected ',': a value is missing between two ','; remove one"
+    ),
+    (
+      "local p = plugin \"x\"\np.on(\"tick\", function(u) p.award(1, \"a)\", ) end)",
+      "p.lua:2: unexpected ')': the ',' before it leaves a value out; remove the ',' (write f(a), not f(a,))"
+    ),
+    (
+      #"unlock "a" { when = { sessions = 1 } } local x = ( )"#,
+      "p.lua:1: unexpected ')': a value is missing before it"
+    ),
   ]
 
   /// A unit helper given something else than a number, or a misspelt helper: said at the
