@@ -59,7 +59,7 @@ public struct Scenario: Sendable {
   public init(text: String, path: String) throws(ParseError) {
     self.path = path
     let file = (path as NSString).lastPathComponent
-    for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (index, raw) in TextLines.lines(of: text).enumerated() {
       let line = index + 1
       let text = raw.trimmingCharacters(in: .whitespaces)
       func fail(_ message: String) -> ParseError { ParseError(description: "\(file):\(line): \(message)") }

@@ -90,6 +90,12 @@ public enum ScenarioRunner {
         result.passed += 1
       }
     }
+    if result.passed == 0 {
+      // A scenario that checks nothing would pass whatever the rules do: a false PASS in CI.
+      result.failure = (
+        "\(file): no expectation", "a scenario passes only on what it checks: add an 'expect' line"
+      )
+    }
   }
 
   private final class ResultBox: @unchecked Sendable {

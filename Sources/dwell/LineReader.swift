@@ -7,7 +7,8 @@ internal import Foundation
 #endif
 
 /// Reads lines from a file descriptor as they arrive (a pipe drives `dwell sim` live),
-/// retrying reads a signal interrupts (a resized terminal must not end the session). A line
+/// retrying reads a signal interrupts (a resized terminal must not end the session). Lines
+/// end at LF, CRLF or a lone CR, as ``TextLines`` splits a file's text. A line
 /// longer than ``lineLimit`` ends the input (``isOverlong``), so a file with no newline
 /// (`/dev/zero`, a huge file) is not read whole into memory.
 final class LineReader {
@@ -17,6 +18,8 @@ final class LineReader {
   private let fd: Int32
   private var buffer: [UInt8] = []
   private var ended = false
+  /// Whether the last line ended at a CR, so an LF first in what follows is that line's end.
+  private var afterCR = false
   /// Whether the input ended at a line longer than ``lineLimit``.
   private(set) var isOverlong = false
 
@@ -25,9 +28,14 @@ final class LineReader {
   /// The next line without its newline, or `nil` at the end of the input.
   func next() -> String? {
     while true {
-      if let newline = buffer.firstIndex(of: 10) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
+      if afterCR, let first = buffer.first {
+        afterCR = false
+        if first == 10 { buffer.removeFirst() }
+      }
+      if let end = buffer.firstIndex(where: { $0 == 10 || $0 == 13 }) {
+        let line = String(decoding: buffer[..<end], as: UTF8.self)
+        afterCR = buffer[end] == 13
+        buffer.removeSubrange(...end)
         return line
       }
       if buffer.count > Self.lineLimit {

@@ -69,7 +69,7 @@ enum RulesCommand {
   /// strings not parsed). At run time such code raises an error and its rule is disabled.
   static func sandboxWarnings(file: String, text: String) -> [String] {
     var warnings: [String] = []
-    for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    for (number, line) in TextLines.lines(of: text).enumerated() {
       var code = Array(line.utf8)
       if let comment = code.indices.first(where: { code[$0] == 45 && $0 + 1 < code.count && code[$0 + 1] == 45 }) {
         code.removeSubrange(comment...)

@@ -27,9 +27,8 @@ package enum TraceParser {
     var running = false
     var last: Int64 = .min
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    for line in TextLines.lines(of: text) {
       lineNumber += 1
-      let line = rawLine.hasSuffix("\r") ? rawLine.dropLast() : rawLine
       if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
       let event = try parseLine(line, number: lineNumber, isFirst: events.isEmpty)
       if event.t.nanoseconds < last {
