@@ -16,16 +16,61 @@ package enum Output {
     package var description: String
   }
 
-  /// Writes `text` to the file at `path`, created or emptied first.
+  /// Writes `text` to the file at `path`, created or emptied first, unless that file is one
+  /// of `inputs` (the store, its -wal or -shm, a rule or persona file, a script: what the
+  /// command reads), by device and inode, so `report S --html S` or a link to S is refused
+  /// before a byte of S is lost.
   ///
-  /// - Throws: ``Failure`` ("cannot write PATH: No space left on device") when opening,
-  ///   any write or the close fails.
-  package static func write(_ text: String, to path: String) throws(Failure) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  /// - Throws: ``Failure`` when `path` is one of `inputs`, or ("cannot write PATH: No space
+  ///   left on device") when opening, any write or the close fails.
+  package static func write(_ text: String, to path: String, sparing inputs: [String]) throws(Failure) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw failure(path, errno) }
+    var output = stat()
+    guard fstat(fd, &output) == 0 else {
+      let code = errno
+      close(fd)
+      throw failure(path, code)
+    }
+    if let input = inputs.first(where: { isFile($0, output) }) {
+      close(fd)
+      throw Failure(
+        description: "will not write \(path): it is \(input), which this command reads; name another file")
+    }
+    // Emptied only now, when it is known not to be an input (a device such as /dev/full is
+    // not a file to empty).
+    guard (output.st_mode & S_IFMT) != S_IFREG || ftruncate(fd, 0) == 0 else {
+      let code = errno
+      close(fd)
+      throw failure(path, code)
+    }
     let written = put(text, fd: fd)
     let closed = close(fd) == 0 ? 0 : errno
     if let problem = written ?? (closed == 0 ? nil : closed) { throw failure(path, problem) }
+  }
+
+  /// Whether the file at `path` is the one `status` describes (same device and inode).
+  private static func isFile(_ path: String, _ status: stat) -> Bool {
+    var file = stat()
+    return stat(path, &file) == 0 && file.st_dev == status.st_dev && file.st_ino == status.st_ino
+  }
+
+  /// The files of the store at `path`: the database and its -wal and -shm.
+  package static func storeFiles(_ path: String?) -> [String] {
+    path.map { [$0, $0 + "-wal", $0 + "-shm"] } ?? []
+  }
+
+  /// The files of a rule pack at `path`: the file itself, or a folder's files and its
+  /// tests' and personas' (scripts, scenarios, `balance/personas.lua`).
+  package static func packFiles(_ path: String?) -> [String] {
+    guard let path else { return [] }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+      return [path]
+    }
+    return [path, path + "/tests", path + "/balance"].flatMap { folder in
+      ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).map { folder + "/" + $0 }
+    }
   }
 
   /// Writes `text` to descriptor `fd`, whole (short writes continued, interrupted ones

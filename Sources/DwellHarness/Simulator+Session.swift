@@ -56,7 +56,9 @@ extension Simulator {
     }
     let text = events.map(\.jsonLine).joined(separator: "\n") + "\n"
     do {
-      try Output.write(text, to: path)
+      try Output.write(
+        text, to: path,
+        sparing: Output.storeFiles(options.storePath) + Output.packFiles(options.rulesPath) + options.inputs)
     } catch {
       throw CommandError(error.description)
     }

@@ -27,6 +27,8 @@ public final class Simulator: @unchecked Sendable {
     public var timeZone: TimeZone
     /// The engine's configuration (idle timeout, session timeout...); rules are replaced.
     package var configuration: Engine.Configuration
+    /// Other files the session reads (its script), which `record` must not overwrite.
+    package var inputs: [String] = []
 
     /// Creates options; by default the simulation starts today at 09:00 in the current zone.
     package init(

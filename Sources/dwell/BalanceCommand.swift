@@ -1,6 +1,7 @@
 // `dwell balance`: simulates a population of users through a rule pack (or two versions) and reports.
 internal import Dwell
 internal import DwellBalance
+internal import DwellHarness
 internal import Foundation
 
 #if canImport(Glibc)
@@ -80,7 +81,11 @@ enum BalanceCommand {
       BalanceRun(
         pack: $0, population: population, users: users, days: days, seed: UInt64(seed), threads: threads, base: base)
     }
-    if let export = args.value("export-trace") { try exportTrace(export, runs[runs.count - 1], users: users) }
+    // What the outputs must not overwrite: the packs, their tests and the personas.
+    let inputs = Output.packFiles(old) + Output.packFiles(new) + [personasPath]
+    if let export = args.value("export-trace") {
+      try exportTrace(export, runs[runs.count - 1], users: users, sparing: inputs)
+    }
     var reports: [BalanceReport] = []
     for (index, run) in runs.enumerated() {
       let label = runs.count > 1 ? (index == 0 ? "old" : "new") : nil
@@ -90,7 +95,7 @@ enum BalanceCommand {
     if reports.count == 2 {
       let comparison = BalanceComparison(old: reports[0], new: reports[1])
       if let html = args.value("html") {
-        try Files.write(comparison.html, to: html)
+        try Files.write(comparison.html, to: html, sparing: inputs)
       }
       Terminal.print(
         args.flag("json")
@@ -99,7 +104,7 @@ enum BalanceCommand {
       return
     }
     let report = reports[0]
-    if let html = args.value("html") { try Files.write(report.html, to: html) }
+    if let html = args.value("html") { try Files.write(report.html, to: html, sparing: inputs) }
     if args.flag("json") {
       Terminal.print(report.json.rendered(pretty: true))
     } else if args.flag("csv") {
@@ -129,12 +134,12 @@ enum BalanceCommand {
     }
   }
 
-  static func exportTrace(_ spec: String, _ run: BalanceRun, users: Int) throws {
+  static func exportTrace(_ spec: String, _ run: BalanceRun, users: Int, sparing inputs: [String]) throws {
     guard let colon = spec.firstIndex(of: ":"), let user = Int(spec[..<colon]), user >= 0, user < users else {
       throw UsageError("--export-trace takes USER:FILE with USER from 0 to \(users - 1)")
     }
     let text = run.trace(user: user).map(\.jsonLine).joined(separator: "\n") + "\n"
-    try Files.write(text, to: String(spec[spec.index(after: colon)...]))
+    try Files.write(text, to: String(spec[spec.index(after: colon)...]), sparing: inputs)
   }
 }
 

@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellHarness
 internal import DwellTesting
 internal import Foundation
 
@@ -51,7 +52,7 @@ enum DemoCommand {
       store = directory + "/demo.sqlite"
       Store.removeFiles(at: store)
       let trace = events.map(\.jsonLine).joined(separator: "\n") + "\n"
-      try Files.write(trace, to: directory + "/demo-trace.jsonl")
+      try Files.write(trace, to: directory + "/demo-trace.jsonl", sparing: [])
     } else {
       store = Files.temporaryStore()
     }
@@ -69,7 +70,7 @@ enum DemoCommand {
     let html = args.value("html") ?? directory.map { $0 + "/report.html" } ?? "dwell-demo.html"
     let visits = (try? Store(path: store, readOnly: true).visits()) ?? []
     let page = HTMLReport(report: report, visits: visits, title: "demo, \(days) days").render()
-    try Files.write(page, to: html)
+    try Files.write(page, to: html, sparing: Output.storeFiles(store))
     Terminal.print("\nHTML report: \(html)")
     if let directory { Terminal.print("Store and trace written to \(directory)") }
   }

@@ -7,10 +7,10 @@ internal import Foundation
 /// Reading and writing the files a command names.
 enum Files {
   /// Writes `text` to the file at `path` through ``Output``, every write and the close
-  /// checked.
-  static func write(_ text: String, to path: String) throws(Failure) {
+  /// checked; refused when `path` is one of `inputs`, the files the command reads.
+  static func write(_ text: String, to path: String, sparing inputs: [String]) throws(Failure) {
     do {
-      try Output.write(text, to: path)
+      try Output.write(text, to: path, sparing: inputs)
     } catch {
       throw Failure(error.description)
     }

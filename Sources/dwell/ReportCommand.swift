@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellHarness
 internal import Foundation
 
 enum ReportCommand {
@@ -48,7 +49,7 @@ enum ReportCommand {
     if let html = args.value("html") {
       let page = HTMLReport(report: report, visits: visits, title: URL(fileURLWithPath: path).lastPathComponent)
         .render()
-      try Files.write(page, to: html)
+      try Files.write(page, to: html, sparing: Output.storeFiles(path) + Output.packFiles(args.value("rules")))
     }
     if args.flag("json") {
       Terminal.print(report.json(includeUnlocks: true, unlockTime: .wallClock))

@@ -102,6 +102,7 @@ enum SimCommand {
     var options = Simulator.Options(timeZone: zone)
     options.rulesPath = args.value("rules") ?? (FileManager.default.fileExists(atPath: "rules") ? "rules" : nil)
     options.storePath = args.value("store")
+    options.inputs = args.value("script").map { [$0] } ?? []
     try args.applyTimeouts(to: &options.configuration)
     if let text = args.value("start") {
       guard let start = Simulator.parseStart(text, zone: zone) else {

@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellHarness
 internal import Foundation
 
 /// `dwell export`, `dwell erase` and `dwell check`: a store pulled off a device.
@@ -60,7 +61,7 @@ enum StoreCommands {
       throw Failure("cannot export \(path): \(error)")
     }
     if let out = args.value("out") {
-      try Files.write(text, to: out)
+      try Files.write(text, to: out, sparing: Output.storeFiles(path))
     } else {
       Terminal.print(text, terminator: "")
     }

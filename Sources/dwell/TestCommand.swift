@@ -13,6 +13,8 @@ enum TestCommand {
       simulator with the pack's rules. A scenario is simulator commands (as in
       'dwell sim') and expectations; it fails at the first expectation that does not
       hold, or the first command that does not run, and says what was seen instead.
+      A scenario with no expectation fails: it would pass whatever the rules do.
+      Lines may end in LF, CRLF or CR.
       Exit 0 when every scenario passes, 1 otherwise (or when there are none).
       """,
     arguments: [.init("PACK", "A rules folder (or .lua file) with a tests/ folder beside its scripts")],
@@ -69,7 +71,7 @@ enum TestCommand {
       }
     }
     if let path = args.value("junit") {
-      try Files.write(JUnitReport.xml([(pack, results)]), to: path)
+      try Files.write(JUnitReport.xml([(pack, results)]), to: path, sparing: Output.packFiles(pack) + files)
     }
     let failed = results.filter { !$0.succeeded }.count
     guard failed == 0 else { throw Failure("\(failed) of \(results.count) scenarios failed") }
