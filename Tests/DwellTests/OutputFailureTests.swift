@@ -17,9 +17,10 @@ import Testing
     var info = stat()
     if stat("/dev/full", &info) == 0, info.st_mode & S_IFMT == S_IFCHR { return "/dev/full" }
     #if os(Linux)
-      // Linux's full device is 1:7, encoded by makedev (which Swift does not import).
-      let path = FileManager.default.temporaryDirectory.path + "/dwell-full-\(UUID().uuidString)"
-      guard mknod(path, S_IFCHR | 0o666, (1 << 8) | 7) == 0 else { return nil }
+      // Linux's full device is 1:7, encoded by makedev (which Swift does not import). One
+      // path, made once and reused, so runs leave no litter.
+      let path = FileManager.default.temporaryDirectory.path + "/dwell-tests-full-device"
+      guard mknod(path, S_IFCHR | 0o666, (1 << 8) | 7) == 0 || errno == EEXIST else { return nil }
       let fd = open(path, O_WRONLY)
       defer { if fd >= 0 { close(fd) } }
       return fd >= 0 && write(fd, "x", 1) < 0 && errno == ENOSPC ? path : nil
