@@ -24,7 +24,8 @@ enum StoreCommands {
     summary: "Remove all usage data from a store",
     discussion: """
       Removes all usage data from the store (totals, visits, unlocks, points, plugin state)
-      and says what it removed. The file stays, empty.
+      and says what it removed. The file stays, empty. A damaged store, and the damaged
+      stores an app moved aside beside it (STORE.corrupt-*), are deleted.
       """,
     arguments: [.init("STORE", "The SQLite store")],
     run: erase)
@@ -69,7 +70,22 @@ enum StoreCommands {
 
   static func erase(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    let store = try open(path, readOnly: false)
+    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    let store: Store
+    do {
+      store = try Store(path: path, readOnly: false)
+    } catch StoreError.database(let error) where error.isCorruption {
+      // A damaged store cannot be emptied, and it still holds the user's data: its files go,
+      // as the app's erase() deletes the stores it moved aside.
+      Store.removeFiles(at: path)
+      try removeMovedAside(path)
+      guard !FileManager.default.fileExists(atPath: path) else { throw Failure("cannot delete \(path)") }
+      Terminal.print(
+        "Erased \(path): the store was damaged (\(escapingControls(error.message))), so its files are deleted.")
+      return
+    } catch {
+      throw Failure("cannot read the store \(path): \(error)")
+    }
     do {
       let removed = try store.erase()
       Terminal.print(
@@ -77,6 +93,16 @@ enum StoreCommands {
       )
     } catch {
       throw Failure("cannot erase \(path): \(error)")
+    }
+    try removeMovedAside(path)
+  }
+
+  /// Deletes the damaged stores an app moved aside beside `path`: they hold the user's data too.
+  private static func removeMovedAside(_ path: String) throws {
+    do {
+      try Store.removeMovedAside(besides: path)
+    } catch {
+      throw Failure("cannot delete a damaged store moved aside beside \(path): \(error)")
     }
   }
 

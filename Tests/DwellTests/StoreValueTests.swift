@@ -137,4 +137,24 @@ import Testing
       #expect("\(error)".contains("\(fifo) is a FIFO, not a store file"), "\(error)")
     }
   }
+
+  /// `dwell erase` deletes a damaged store (it cannot be emptied and still holds the user's
+  /// data; erase stopped at open) and, for a healthy one too, the damaged stores an app
+  /// moved aside beside it.
+  @Test(arguments: [true, false])
+  func eraseLeavesNoDataBehind(damaged: Bool) throws {
+    let dir = TemporaryStore()
+    if damaged {
+      _ = try Self.damaged(Self.damages[0].sql, at: dir.path)
+    } else {
+      _ = try StoreIntegrityTests.writtenStore(at: dir.path)
+    }
+    let aside = dir.path + ".corrupt-1764547200"
+    try Data("a store moved aside".utf8).write(to: URL(fileURLWithPath: aside))
+    let erase = try CommandLineTests.dwell(["erase", dir.path])
+    #expect(erase.status == 0, "\(erase.stderr)")
+    #expect(erase.stdout.contains(damaged ? "the store was damaged" : "300 visits"), "\(erase.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: aside))
+    #expect(FileManager.default.fileExists(atPath: dir.path) == !damaged)
+  }
 }
