@@ -160,7 +160,7 @@ import Testing
     defer { _ = try? tmux(["kill-server"]) }
     func screen(waitingFor text: String) throws -> String {
       var last = ""
-      for _ in 0..<100 {
+      for _ in 0..<TestEnvironment.patientPolls() {
         last = try tmux(["capture-pane", "-p", "-t", "sim"])
         if last.contains(text) { return last }
         Thread.sleep(forTimeInterval: 0.05)

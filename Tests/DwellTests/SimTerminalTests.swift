@@ -98,7 +98,7 @@ import Testing
     /// The screen with wrapped lines joined, so a line wider than the pane shows as one.
     func screen(waitingFor text: String) throws -> String {
       var last = ""
-      for _ in 0..<100 {
+      for _ in 0..<TestEnvironment.patientPolls() {
         last = try self(["capture-pane", "-p", "-J", "-t", "sim"])
         if last.contains(text) { return last }
         Thread.sleep(forTimeInterval: 0.05)
@@ -137,8 +137,8 @@ import Testing
       try tmux(["resize-window", "-t", "sim", "-x", "\(width)", "-y", "\(height)"])
       // No command is typed: the resize alone redraws, with as many dividers as fit.
       var shown = ""
-      for _ in 0..<100 {
-        shown = try tmux.screen(waitingFor: "── Log")
+      for _ in 0..<TestEnvironment.patientPolls() {
+        shown = try tmux(["capture-pane", "-p", "-J", "-t", "sim"])
         let rows = shown.split(separator: "\n", omittingEmptySubsequences: false)
         if rows.contains(where: { $0.hasPrefix("── Rules ") && TerminalText.width(String($0)) == width }) { break }
         Thread.sleep(forTimeInterval: 0.05)
@@ -160,7 +160,7 @@ import Testing
     // 'exit' leaves and removes the temporary store with its WAL, shm and journals.
     try tmux(["send-keys", "-t", "sim", "exit", "Enter"])
     var left: [String] = ["?"]
-    for _ in 0..<100 where !left.isEmpty {
+    for _ in 0..<TestEnvironment.patientPolls() where !left.isEmpty {
       Thread.sleep(forTimeInterval: 0.05)
       left = try FileManager.default.contentsOfDirectory(atPath: dir.directory).filter { $0.hasPrefix("dwell-sim-") }
     }
@@ -186,7 +186,7 @@ import Testing
     #expect(try !left().isEmpty)
     try tmux(["kill-session", "-t", "sim"])
     var remaining = try left()
-    for _ in 0..<100 where !remaining.isEmpty {
+    for _ in 0..<TestEnvironment.patientPolls() where !remaining.isEmpty {
       Thread.sleep(forTimeInterval: 0.05)
       remaining = try left()
     }

@@ -19,6 +19,12 @@ enum TestEnvironment {
   private static let pythonHasDuckDB: Bool =
     (try? Subprocess.run("/usr/bin/env", ["python3", "-c", "import duckdb"], timeout: .seconds(60)))?.status == 0
 
+  /// How many polls, `interval` seconds apart, a test makes while it waits for another
+  /// process (the sim in tmux, a file it removes) to show what the test expects: 30 s worth,
+  /// times `slowdown`. Only a failure waits that long, so the bound is generous: on a loaded
+  /// machine a sim that shows its view in 2 s alone took over 5 s (a landing at load 7).
+  static func patientPolls(every interval: Double = 0.05) -> Int { Int(30 / interval) * Int(slowdown) }
+
   /// How many times a bound on time a test checks is stretched: 10 when the tests run under
   /// ThreadSanitizer or AddressSanitizer (found by their runtimes' entry points), which
   /// slow every instrumented line by about that much; otherwise 1.
