@@ -2,6 +2,12 @@ internal import Dwell
 internal import DwellLua
 public import Foundation
 
+#if canImport(Glibc)
+  internal import Glibc
+#elseif canImport(Darwin)
+  internal import Darwin
+#endif
+
 /// A rule pack's test: a file of simulator commands and expectations (`tests/*.scenario`
 /// beside the pack), parsed into steps that keep their line numbers.
 ///
@@ -110,10 +116,30 @@ public struct Scenario: Sendable {
 
   /// The `.scenario` files in `PACK/tests` (or beside a single-file pack, in `tests/`), sorted.
   public static func files(forPack pack: String) -> [String] {
-    var isDirectory: ObjCBool = false
-    _ = FileManager.default.fileExists(atPath: pack, isDirectory: &isDirectory)
-    let folder = (isDirectory.boolValue ? pack : (pack as NSString).deletingLastPathComponent) + "/tests"
+    let folder = self.folder(ofPack: pack) + "/tests"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
     return names.filter { $0.hasSuffix(".scenario") && !$0.hasPrefix(".") }.sorted().map { folder + "/" + $0 }
+  }
+
+  /// The pack's folder: the pack when it is a folder, the one holding it otherwise.
+  static func folder(ofPack pack: String) -> String {
+    var isDirectory: ObjCBool = false
+    _ = FileManager.default.fileExists(atPath: pack, isDirectory: &isDirectory)
+    let folder = isDirectory.boolValue ? pack : (pack as NSString).deletingLastPathComponent
+    return folder.isEmpty ? "." : folder
+  }
+
+  /// Where the scenario at `path` really is when that is outside the pack's folder (a link
+  /// in `tests/`, or a `tests/` that is a link, to `/etc/shadow`), links followed; `nil`
+  /// when it is inside (or does not resolve: reading it then says it cannot be read).
+  package static func leadsOutside(_ path: String, pack: String) -> String? {
+    guard let real = realPath(path), let root = realPath(folder(ofPack: pack)) else { return nil }
+    return real.hasPrefix(root.hasSuffix("/") ? root : root + "/") ? nil : real
+  }
+
+  private static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
   }
 }

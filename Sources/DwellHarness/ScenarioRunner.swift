@@ -50,6 +50,13 @@ public enum ScenarioRunner {
 
   private static func steps(of path: String, pack: String, into result: inout Result) {
     let file = (path as NSString).lastPathComponent
+    if let outside = Scenario.leadsOutside(path, pack: pack) {
+      result.failure = (
+        "\(file): it leads outside the pack (to \(outside))",
+        "a scenario is read only from inside the pack's folder: copy it into tests/"
+      )
+      return
+    }
     let scenario: Scenario
     do {
       scenario = try Scenario(contentsOf: path)
