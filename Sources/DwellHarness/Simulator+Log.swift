@@ -1,19 +1,22 @@
+internal import Dwell
 internal import Foundation
 
 /// The simulator's log: the lines a command writes, then the lines of what it caused
 /// (unlocks, awards, notifications, a script's output and errors), so the log always reads
 /// as the command followed by its consequences.
 extension Simulator {
-  /// Logs a line of the command (or reload) running now.
+  /// Logs a line of the command (or reload) running now. Every log line is shown with its
+  /// control characters escaped: it may quote a command line, a screen name, a path or a
+  /// pack's text, which must not clear the terminal or fake a line.
   func note(_ text: String, _ kind: LogLine.Kind) {
-    let line = LogLine(time: timeStamp(), text: text, kind: kind)
+    let line = LogLine(time: timeStamp(), text: escapingControls(text), kind: kind)
     logLock.withLock { append(line) }
   }
 
   /// Logs a line of what the engine or the rules did: while a command runs it waits, with
   /// its own time stamp, until the command's own lines are written.
   func report(_ text: String, _ kind: LogLine.Kind) {
-    let line = LogLine(time: timeStamp(), text: text, kind: kind)
+    let line = LogLine(time: timeStamp(), text: escapingControls(text), kind: kind)
     logLock.withLock {
       if caused != nil { caused?.append(line) } else { append(line) }
     }

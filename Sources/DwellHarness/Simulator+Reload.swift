@@ -44,18 +44,19 @@ extension Simulator {
   /// them whatever happened (`reload`). Runs under the lock.
   func reloadIfChanged(force: Bool) {
     guard let path = options.rulesPath else { return }
-    if force {
+    let before = reloads
+    poller?.checkNow()
+    if force && reloads == before {
       do {
         applyReload(.success(try RuleSource.load(path)))
       } catch {
         applyReload(.failure(error))
       }
-      return
     }
-    poller?.checkNow()
   }
 
   func applyReload(_ result: Result<RuleSource, RuleError>) {
+    reloads += 1
     switch result {
     case .success(let fresh):
       source = fresh
@@ -75,11 +76,13 @@ extension Simulator {
   }
 
   func attach(_ pack: LuaRulePack?) {
-    pack?.onDiagnostic { [weak self] error in
+    guard let pack, ObjectIdentifier(pack) != attached else { return }
+    attached = ObjectIdentifier(pack)
+    pack.onDiagnostic { [weak self] error in
       guard let self else { return }
       self.report("Script error: \(self.withinPack(error))", .error)
     }
-    pack?.onPrint { [weak self] line in self?.report("print: \(line)", .info) }
+    pack.onPrint { [weak self] line in self?.report("print: \(line)", .info) }
   }
 
   /// An error's text with the rules' folder left out of file names (`unlocks.lua:3:`), so

@@ -37,7 +37,11 @@ extension Simulator {
     source = source?.fresh()
     log = []
     notifications = []
-    start()
+    do {
+      try start()
+    } catch {
+      note(error.message, .error)
+    }
     for command in commands { _ = try? run(command, recordHistory: true) }
   }
 

@@ -93,6 +93,11 @@ public final class Simulator: @unchecked Sendable {
   var history: [String] = []
   var trace: [TraceEvent] = []
   var source: RuleSource?
+  /// The pack the log's handlers are attached to: each pack gets them once, not at every
+  /// launch (the log repeated each line once per launch).
+  var attached: ObjectIdentifier?
+  /// Reloads applied so far: `reload` after a save is one reload, not the save's and its own.
+  var reloads = 0
   var nextID = 0
   let storePath: String
   let ownsStore: Bool
@@ -138,7 +143,18 @@ public final class Simulator: @unchecked Sendable {
         throw CommandError("the rules do not load: \(error)")
       }
     }
-    start()
+    do {
+      try start()
+    } catch {
+      close()
+      guard let path = options.storePath else { throw error }
+      // What the app would do (move it aside, start a fresh store) is not the simulator's
+      // to do to a store someone pointed it at: it says why and does not start.
+      throw CommandError(
+        "the store \(path) cannot be used: \(error.message). The app would start a fresh store "
+          + "(a damaged one moved aside to \(path).corrupt-<time>); 'dwell check \(path)' says what is "
+          + "wrong; give another --store to simulate")
+    }
   }
 
   deinit { close() }
@@ -156,13 +172,16 @@ public final class Simulator: @unchecked Sendable {
     }
   }
 
-  func start() {
+  /// Launches the app and makes it active.
+  ///
+  /// - Throws: ``CommandError`` when the app does not start (its store does not open).
+  func start() throws(CommandError) {
     let rules = source?.rules.count ?? 0
     note(
       options.rulesPath.map { "Rules: \($0) (\(rules) rule\(rules == 1 ? "" : "s"))" }
         ?? "No rules loaded (--rules PATH)",
       .info)
-    try? launch()
+    try launch()
     record(.active)
     appState = .active
   }
@@ -198,7 +217,8 @@ public final class Simulator: @unchecked Sendable {
       let hint = Spelling.closest(to: verb, in: names).map { "did you mean '\($0)'? " } ?? ""
       throw CommandError("unknown command '\(verb)'; \(hint)type 'help' for the list")
     }
-    if watcher == nil { reloadIfChanged(force: false) }
+    // `reload` looks for a change itself (reloading once either way).
+    if watcher == nil && command.names.first != "reload" { reloadIfChanged(force: false) }
     let output = try logConsequences { () throws(CommandError) -> String in
       do {
         return try command.run(self, Array(words.dropFirst()))

@@ -24,7 +24,9 @@ enum SimCommand {
       """,
     options: [
       .value("rules", "DIR|FILE", "Rules to load and watch (default: rules/ if it exists)"),
-      .value("store", "PATH", "Keep the store at PATH (default: a temporary file, removed on exit)"),
+      .value(
+        "store", "PATH",
+        "Keep the store at PATH (default: a temporary file, removed on exit); a store that does not open is refused"),
       .value("start", "DATE", "Start at this local time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
       .value("tz", "ZONE", "Time zone (default: the system's)"),
     ] + Command.Option.timeouts + [
@@ -128,11 +130,12 @@ enum SimCommand {
       let line = raw.trimmingCharacters(in: .whitespaces)
       if line.isEmpty || line.hasPrefix("#") { continue }
       if line == "exit" { break }
-      printer.write("> \(line)")
+      // The command line echoed and its answer may quote a user's or a pack's text.
+      printer.write("> \(escapingControls(line))")
       do {
         let answer = try simulator.perform(line)
         printer.flush()
-        if !answer.isEmpty { printer.write(answer) }
+        if !answer.isEmpty { printer.write(TextLines.lines(of: answer).map(escapingControls).joined(separator: "\n")) }
       } catch {
         printer.flush()
         throw Failure("\(name):\(number): \(error.message)")
