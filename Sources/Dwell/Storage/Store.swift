@@ -60,17 +60,8 @@ package final class Store: @unchecked Sendable {
   private static func refuseSpecialFiles(at path: String) throws {
     guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
     for file in [path, path + "-wal", path + "-shm"] {
-      var info = stat()
-      guard stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { continue }
-      let kind: String
-      switch info.st_mode & S_IFMT {
-      case S_IFIFO: kind = "a FIFO"
-      case S_IFCHR, S_IFBLK: kind = "a device"
-      case S_IFSOCK: kind = "a socket"
-      case S_IFDIR: kind = "a directory"
-      default: kind = "a special file"
-      }
-      throw StoreError.database(DatabaseError(.cannotOpen, message: "\(file) is \(kind), not a store file"))
+      guard let kind = SpecialFile.at(file) else { continue }
+      throw StoreError.database(DatabaseError(.cannotOpen, message: "\(file) is \(kind.rawValue), not a store file"))
     }
   }
 
