@@ -116,25 +116,13 @@ import Testing
     let dir = TemporaryStore()
     if !suffix.isEmpty { _ = try StoreIntegrityTests.writtenStore(at: dir.path) }
     let fifo = dir.path + suffix
-    unlink(fifo)
-    #expect(mkfifo(fifo, 0o600) == 0)
-    defer { unlink(fifo) }
-    // Without the check, SQLite's open waits for a writer: this one lets it go on (and
-    // is itself let go below when the check refused the file first).
-    let writer = Thread {
-      let fd = open(fifo, O_WRONLY)
-      if fd >= 0 { close(fd) }
-    }
-    writer.start()
-    defer {
-      let fd = open(fifo, O_RDONLY | O_NONBLOCK)
-      if fd >= 0 { close(fd) }
-    }
-    do {
-      _ = try Store(path: dir.path, readOnly: true)
-      Issue.record("a FIFO at \(fifo) was opened")
-    } catch {
-      #expect("\(error)".contains("\(fifo) is a FIFO, not a store file"), "\(error)")
+    try withFIFO(at: fifo) {
+      do {
+        _ = try Store(path: dir.path, readOnly: true)
+        Issue.record("a FIFO at \(fifo) was opened")
+      } catch {
+        #expect("\(error)".contains("\(fifo) is a FIFO, not a store file"), "\(error)")
+      }
     }
   }
 
