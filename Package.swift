@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import Foundation
 import PackageDescription
 
@@ -54,7 +54,9 @@ let package = Package(
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellBalance", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
-    .executableTarget(name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness", "DwellBalance"], swiftSettings: strict),
+    .executableTarget(
+      name: "dwell", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness", "DwellBalance"], path: "Sources/DwellCLI",
+      swiftSettings: strict),
     .executableTarget(
       name: "dwell-bench", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellBalance", "CSQLite"], swiftSettings: strict),
     .executableTarget(
