@@ -8,18 +8,27 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Lua 5.4: the system library (pkg-config `lua5.4`) by default, or, once `scripts/fetch-lua`
-/// has unpacked the pinned and verified release into `Sources/CLua/lua` (what iOS apps need),
-/// built from those sources with the shim. `DWELL_LUA=system` or `DWELL_LUA=bundled` forces
-/// a mode (SwiftPM caches a manifest by its text and environment, not by other files).
+/// Lua 5.4: built from the sources in `Sources/CLua/lua` with the shim when they are there
+/// (the bundled mode, what iOS apps need), else the system library (pkg-config `lua5.4`).
+/// That folder is a git submodule of lua/lua.git at a release tag, which SwiftPM and Xcode
+/// check out with the package; `scripts/fetch-lua` lays the same release's verified tarball
+/// out the same way (Lua's C files at the folder's root) where the submodule cannot be
+/// fetched. `DWELL_LUA=system` or `DWELL_LUA=bundled` forces a mode (SwiftPM caches a
+/// manifest by its text and environment, not by other files).
+let luaFolder = Context.packageDirectory + "/Sources/CLua/lua"
 let bundledLua =
   Context.environment["DWELL_LUA"].map { $0 == "bundled" }
-  ?? FileManager.default.fileExists(atPath: Context.packageDirectory + "/Sources/CLua/lua/src/lua.h")
+  ?? FileManager.default.fileExists(atPath: luaFolder + "/lua.h")
+/// What the folder holds besides the library: the `lua` and `luac` programs, the test library
+/// (`ltests.c`), the one-file build (`onelua.c`, which includes every other C file), the test
+/// suite, the manual, build scripts and the readme. Only those present are excluded: SwiftPM
+/// warns about an exclude that does not exist, and what `scripts/fetch-lua` lays out lacks most.
+let notTheLuaLibrary = ["lua.c", "luac.c", "ltests.c", "onelua.c", "testes", "manual", "all", "makefile", "README.md"]
+  .filter { FileManager.default.fileExists(atPath: luaFolder + "/" + $0) }.map { "lua/" + $0 }
 let lua: Target =
   bundledLua
   ? .target(
-    name: "CLua", path: "Sources/CLua", exclude: ["lua/src/lua.c", "lua/src/luac.c", "lua/src/Makefile"],
-    sources: ["lua/src"], publicHeadersPath: "include",
+    name: "CLua", path: "Sources/CLua", exclude: notTheLuaLibrary, sources: ["lua"], publicHeadersPath: "include",
     cSettings: [
       .define("LUA_USE_POSIX", .when(platforms: [.linux])), .define("LUA_USE_MACOSX", .when(platforms: [.macOS])),
       .define("LUA_USE_IOS", .when(platforms: [.iOS, .tvOS, .watchOS, .visionOS])),

@@ -1,8 +1,11 @@
 // swift-tools-version: 5.9
 // An iOS app embedding Dwell, as a Swift Playgrounds app package. It depends on the Dwell
-// package two folders up, which builds Lua from source once `scripts/fetch-lua` has been
-// run there (the bundled mode; see README.md beside this file and the DocC article
-// "Providing Lua 5.4"). Then open this folder in Xcode and run it on a simulator or device.
+// checkout two folders up, which builds Lua from source from its git submodule
+// Sources/CLua/lua (the bundled mode; see README.md beside this file and the DocC article
+// "Providing Lua 5.4"): clone Dwell with --recursive (or run `git submodule update --init`
+// there), then open this folder in Xcode 26 and run it on a simulator or device. An app of
+// your own depends on Dwell with .package(url:from:) instead, and needs no step: Xcode
+// checks the submodule out with the package.
 import AppleProductTypes
 import PackageDescription
 

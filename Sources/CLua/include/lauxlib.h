@@ -1,2 +1,2 @@
-/* Bundled mode: Lua's lauxlib.h, as scripts/fetch-lua unpacked it. */
-#include "../lua/src/lauxlib.h"
+/* Bundled mode: Lua's lauxlib.h, from the submodule or scripts/fetch-lua. */
+#include "../lua/lauxlib.h"

@@ -1,2 +1,2 @@
-/* Bundled mode: Lua's lua.h, as scripts/fetch-lua unpacked it. */
-#include "../lua/src/lua.h"
+/* Bundled mode: Lua's lua.h, from the submodule or scripts/fetch-lua. */
+#include "../lua/lua.h"

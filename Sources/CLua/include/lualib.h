@@ -1,2 +1,2 @@
-/* Bundled mode: Lua's lualib.h, as scripts/fetch-lua unpacked it. */
-#include "../lua/src/lualib.h"
+/* Bundled mode: Lua's lualib.h, from the submodule or scripts/fetch-lua. */
+#include "../lua/lualib.h"
