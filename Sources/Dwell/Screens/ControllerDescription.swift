@@ -91,3 +91,19 @@ package struct ControllerDescription: Hashable, Sendable {
     }
   }
 }
+
+extension ControllerDescription.Origin {
+  /// The origin of a class whose bundle (`Bundle(for:)`) is at `bundlePath`: the app's when
+  /// that is the app's main bundle or inside it (its frameworks, a library linked into it),
+  /// Apple's otherwise (UIKit, SwiftUI and the other system frameworks).
+  package init(bundlePath: String, mainBundlePath: String) {
+    func trimmed(_ path: String) -> Substring {
+      var path = Substring(path)
+      while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+      return path
+    }
+    let bundle = trimmed(bundlePath)
+    let main = trimmed(mainBundlePath)
+    self = bundle == main || bundle.hasPrefix(main + "/") ? .app : .system
+  }
+}
