@@ -95,7 +95,11 @@ package struct ControllerDescription: Hashable, Sendable {
 extension ControllerDescription.Origin {
   /// The origin of a class whose bundle (`Bundle(for:)`) is at `bundlePath`: the app's when
   /// that is the app's main bundle or inside it (its frameworks, a library linked into it),
-  /// Apple's otherwise (UIKit, SwiftUI and the other system frameworks).
+  /// Apple's otherwise (UIKit, SwiftUI and the other system frameworks). `Bundle(for:)` gives
+  /// "the bundle for the framework in which aClass is defined, or the main bundle object if
+  /// aClass was not dynamically loaded or is not defined in a framework" (Apple's
+  /// documentation), so the adapter asks it about the class a controller reports, never a
+  /// subclass made at run time (which no framework defines).
   package init(bundlePath: String, mainBundlePath: String) {
     func trimmed(_ path: String) -> Substring {
       var path = Substring(path)
