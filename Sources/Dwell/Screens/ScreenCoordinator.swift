@@ -18,8 +18,11 @@ package final class ScreenCoordinator {
   private var emit: ((LifecycleEvent) -> Void)?
 
   /// What the controllers last reported, for the ancestry of later callbacks: `parent` and
-  /// `presenting` as last reported for each. Forgotten at its `viewDidDisappear`.
+  /// `presenting` as last reported for each. Forgotten with their scene, or when there are
+  /// more than ``knownLimit`` and nothing visible or covering leads to them.
   var known: [ScreenInstance: Known] = [:]
+  /// How many controllers' facts are kept before those no visible screen needs are dropped.
+  static let knownLimit = 1024
   /// The visible screen instances, in the order they appeared.
   var visible: [Visible] = []
   /// Presentations that cover screens without UIKit telling them (`overFullScreen`,
@@ -91,7 +94,6 @@ package final class ScreenCoordinator {
     case .viewDidDisappear(let controller):
       remember(controller)
       didDisappear(controller.id)
-      known[controller.id] = nil
     case .sceneWillConnect(let id, let role):
       scenes[id] = Scene(role: role, state: .background)
     case .sceneWillEnterForeground(let id): scene(id, is: .foregroundInactive)
@@ -125,6 +127,23 @@ package final class ScreenCoordinator {
     known[controller.id] = Known(
       parent: controller.parent, presenting: controller.presenting, isContent: policy.isContent(controller),
       scene: controller.windowScene ?? known[controller.id]?.scene)
+    if known.count > Self.knownLimit { forgetUnneeded(keeping: controller.id) }
+  }
+
+  /// Drops the facts of controllers that neither a visible screen nor a cover leads to
+  /// (following `parent` and `presenting`), so that an app showing ever new controllers
+  /// does not keep them all.
+  private func forgetUnneeded(keeping current: ScreenInstance) {
+    var needed: Set<ScreenInstance> = []
+    let starts =
+      [current] + visible.map(\.id) + covers.flatMap { [$0.presented] + ($0.presenting.map { [$0] } ?? []) }
+    for start in starts {
+      var node: ScreenInstance? = start
+      while let id = node, needed.insert(id).inserted {
+        node = known[id].flatMap { $0.parent ?? $0.presenting }
+      }
+    }
+    known = known.filter { needed.contains($0.key) }
   }
 
   private func didAppear(_ controller: ControllerDescription) {
