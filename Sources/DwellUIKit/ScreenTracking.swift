@@ -110,6 +110,16 @@
       controllers[description.id] = nil
     }
 
+    /// `viewWillAppear(_:)`/`viewWillDisappear(_:)`, for a swizzle that wants them: they never
+    /// change what is visible, they only keep each controller's `parent` as last reported.
+    static func screenWillAppear(_ controller: UIViewController) {
+      coordinator.handle(.viewWillAppear(describe(controller)))
+    }
+
+    static func screenWillDisappear(_ controller: UIViewController) {
+      coordinator.handle(.viewWillDisappear(describe(controller)))
+    }
+
     /// Closes the visits of controllers no longer in a window though UIKit never said they
     /// disappeared (an override of `viewDidDisappear` that does not call `super`), or freed.
     static func reconcile() {
