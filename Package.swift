@@ -75,7 +75,7 @@ let package = Package(
       exclude: ["rules"], swiftSettings: strict),
     .testTarget(
       name: "DwellTests", dependencies: ["Dwell", "DwellLua", "DwellTesting", "DwellHarness", "DwellBalance"],
-      exclude: ["Conformance"], swiftSettings: strict),
+      exclude: ["Conformance", "UIKitTraces"], swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -171,6 +171,7 @@ extension Simulator {
     case .interact: kind = .interact
     case .appear(let screen, let id): kind = .appear(screen: screen, id: id.description)
     case .disappear(let id): kind = .disappear(id: id.description)
+    case .pause, .resume: return  // the simulator's screens are never paused; traces have no such event
     case .clockChanged(let wall, let zone): kind = .clock(wall: wall, timeZone: zone)
     }
     trace.append(TraceEvent(line: trace.count + 1, t: clock.now(), kind: kind))

@@ -5,7 +5,8 @@
 
   /// Maps UIKit's application and scene notifications, touches and clock changes to tracker
   /// events through the app's one ``AppLifecycle`` (shared with SwiftUI's
-  /// `trackAppLifecycle()`), and scene changes to the screens of each scene.
+  /// `trackAppLifecycle()`), and each scene's connection (with its role) and state changes
+  /// to the screen coordinator, which decides what they mean for the app and its screens.
   @MainActor
   final class LifecycleObserver: NSObject, UIGestureRecognizerDelegate {
     let tracker: Tracker
@@ -37,14 +38,21 @@
       }
       let usesScenes = Bundle.main.object(forInfoDictionaryKey: "UIApplicationSceneManifest") != nil
       if usesScenes {
-        let states: [(Notification.Name, SceneCoordinator.SceneState)] = [
-          (UIScene.willEnterForegroundNotification, .foregroundInactive),
-          (UIScene.didActivateNotification, .foregroundActive),
-          (UIScene.willDeactivateNotification, .foregroundInactive),
-          (UIScene.didEnterBackgroundNotification, .background), (UIScene.didDisconnectNotification, .unattached),
+        observe(UIScene.willConnectNotification, object: UIScene.self) { [weak self] in self?.connect($0) }
+        let changes: [(Notification.Name, @Sendable (ScreenInstance) -> UIKitCallback)] = [
+          (UIScene.willEnterForegroundNotification, { .sceneWillEnterForeground($0) }),
+          (UIScene.didActivateNotification, { .sceneDidBecomeActive($0) }),
+          (UIScene.willDeactivateNotification, { .sceneWillResignActive($0) }),
+          (UIScene.didEnterBackgroundNotification, { .sceneDidEnterBackground($0) }),
+          (UIScene.didDisconnectNotification, { .sceneDidDisconnect($0) }),
         ]
-        for (name, state) in states {
-          observe(name, object: UIScene.self) { [weak self] in self?.scene($0, state) }
+        for (name, callback) in changes {
+          observe(name, object: UIScene.self) { [weak self] scene in
+            guard let self, let scene else { return }
+            self.connect(scene)
+            self.screens.handle(callback(ScreenInstance(ObjectIdentifier(scene))))
+            DwellUIKit.reconcile()
+          }
         }
       } else if feedsAppLifecycle {
         let app = ScreenInstance("application")
@@ -67,9 +75,9 @@
       observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
         if let window { self?.watchTouches(in: window) }
       }
-      // Scenes and windows that exist already: their state now, and their touches.
+      // Scenes and windows that exist already: their role and state now, and their touches.
       for scene in UIApplication.shared.connectedScenes {
-        if usesScenes { self.scene(scene, state(of: scene)) }
+        if usesScenes { adopt(scene) }
         for window in (scene as? UIWindowScene)?.windows ?? [] { watchTouches(in: window) }
       }
       if feedsAppLifecycle, !usesScenes, UIApplication.shared.applicationState == .active {
@@ -77,20 +85,34 @@
       }
     }
 
-    private func state(of scene: UIScene) -> SceneCoordinator.SceneState {
-      switch scene.activationState {
-      case .foregroundActive: return .foregroundActive
-      case .foregroundInactive: return .foregroundInactive
-      case .background: return .background
-      case .unattached: return .unattached
-      @unknown default: return .foregroundInactive
-      }
+    /// A scene's connection with its role (`UISceneSession.Role`), once per scene: from
+    /// `willConnectNotification`, or the first notification of a scene that connected before.
+    private func connect(_ scene: UIScene?) {
+      guard let scene else { return }
+      let id = ScreenInstance(ObjectIdentifier(scene))
+      guard !screens.knowsScene(id) else { return }
+      let role = scene.session.role
+      screens.handle(
+        .sceneWillConnect(
+          id,
+          role: role == .windowApplication
+            ? .windowApplication : role == .carTemplateApplication ? .carTemplateApplication : .other(role.rawValue)))
     }
 
-    private func scene(_ scene: UIScene?, _ state: SceneCoordinator.SceneState) {
-      guard let scene else { return }
-      screens.scene(ScreenInstance(ObjectIdentifier(scene)), is: state)
-      DwellUIKit.reconcile()
+    /// A scene connected before tracking started, brought to its state now the way UIKit
+    /// brings a new one there.
+    private func adopt(_ scene: UIScene) {
+      connect(scene)
+      let id = ScreenInstance(ObjectIdentifier(scene))
+      switch scene.activationState {
+      case .foregroundActive:
+        screens.handle(.sceneWillEnterForeground(id))
+        screens.handle(.sceneDidBecomeActive(id))
+      case .foregroundInactive:
+        screens.handle(.sceneWillEnterForeground(id))
+      case .background, .unattached: break
+      @unknown default: screens.handle(.sceneWillEnterForeground(id))
+      }
     }
 
     /// Observes touches in a window without intercepting or delaying them (once per window,

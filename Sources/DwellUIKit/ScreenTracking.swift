@@ -48,7 +48,6 @@
     static var swizzled = false
     /// The controllers whose screens are shown, to find those UIKit no longer shows.
     static var controllers: [ScreenInstance: Weak] = [:]
-    static var superclasses: [ObjectIdentifier: [String]] = [:]
 
     final class Weak {
       weak var controller: UIViewController?
@@ -100,22 +99,25 @@
     public static func screenDidAppear(_ controller: UIViewController) {
       reconcile()
       let description = describe(controller)
-      coordinator.didAppear(description)
+      coordinator.handle(.viewDidAppear(description))
       if coordinator.shownControllers.contains(description.id) { controllers[description.id] = Weak(controller) }
-      if controller.presentingViewController != nil, controller.isBeingPresented {
-        coordinator.didPresent(description, style: presentation(of: controller))
-      }
     }
 
     /// Call from `viewDidDisappear(_:)` (explicit mode).
     public static func screenDidDisappear(_ controller: UIViewController) {
       let description = describe(controller)
-      if controller.isBeingDismissed {
-        coordinator.didDismiss(description)
-      } else {
-        coordinator.didDisappear(description)
-      }
+      coordinator.handle(.viewDidDisappear(description))
       controllers[description.id] = nil
+    }
+
+    /// `viewWillAppear(_:)`/`viewWillDisappear(_:)`, for a swizzle that wants them: they never
+    /// change what is visible, they only keep each controller's `parent` as last reported.
+    static func screenWillAppear(_ controller: UIViewController) {
+      coordinator.handle(.viewWillAppear(describe(controller)))
+    }
+
+    static func screenWillDisappear(_ controller: UIViewController) {
+      coordinator.handle(.viewWillDisappear(describe(controller)))
     }
 
     /// Closes the visits of controllers no longer in a window though UIKit never said they
@@ -126,55 +128,81 @@
       controllers = controllers.filter { shown.contains($0.key) }
     }
 
-    static func presentation(of controller: UIViewController) -> ScreenCoordinator.Presentation {
-      switch controller.modalPresentationStyle {
-      case .overFullScreen, .overCurrentContext, .fullScreen, .currentContext: return .fullScreen
-      default: return .sheet  // page and form sheets, popovers, automatic
-      }
+    /// What a controller's class is, read once per class: its name and its superclasses'
+    /// as the runtime names them, and whether the app or Apple defines it.
+    struct ClassFacts {
+      var name: String
+      var superclasses: [String]
+      var origin: ControllerDescription.Origin
     }
+    static var classes: [ObjectIdentifier: ClassFacts] = [:]
 
-    static func kind(of controller: UIViewController) -> ControllerDescription.Kind {
-      if controller is UINavigationController || controller is UITabBarController
-        || controller is UIPageViewController || controller is UISplitViewController
-      {
-        return .container
-      }
-      if controller is UIAlertController || controller is UIInputViewController { return .system }
-      return coordinator.policy.kind(
-        className: String(reflecting: type(of: controller)), superclassNames: superclassNames(of: controller))
-    }
-
-    /// The names of a controller's superclasses, nearest first, up to `UIViewController`.
-    static func superclassNames(of controller: UIViewController) -> [String] {
-      let key = ObjectIdentifier(type(of: controller))
-      if let names = superclasses[key] { return names }
+    /// The facts of the class the controller reports (`classForCoder` answers `-class`): a
+    /// controller key-value observing swapped to an `NSKVONotifying_` subclass at run time
+    /// reports the class it was made as, and that class's bundle is where it is defined.
+    static func classFacts(of controller: UIViewController) -> ClassFacts {
+      let reported: AnyClass = controller.classForCoder
+      let key = ObjectIdentifier(reported)
+      if let facts = classes[key] { return facts }
+      // The superclasses of the reported class, nearest first, ending with UIViewController;
+      // the object's own chain may begin with a runtime subclass, skipped up to `reported`.
       var names: [String] = []
-      var mirror = Mirror(reflecting: controller).superclassMirror
-      while let current = mirror, current.subjectType != UIViewController.self {
-        names.append(String(reflecting: current.subjectType))
+      var chain: [String] = []  // the object's own superclasses, if `reported` is not on its chain
+      var passed = false
+      var mirror: Mirror? = Mirror(reflecting: controller)
+      while let current = mirror {
+        if passed {
+          names.append(String(reflecting: current.subjectType))
+        } else if ObjectIdentifier(current.subjectType) == key {
+          passed = true
+        }
+        if current.subjectType == UIViewController.self { break }
         mirror = current.superclassMirror
+        if let next = mirror { chain.append(String(reflecting: next.subjectType)) }
       }
-      superclasses[key] = names
-      return names
+      if !passed { names = chain }
+      let origin = ControllerDescription.Origin(
+        bundlePath: Bundle(for: reported).bundlePath, mainBundlePath: Bundle.main.bundlePath)
+      let facts = ClassFacts(name: String(reflecting: reported), superclasses: names, origin: origin)
+      classes[key] = facts
+      return facts
     }
 
-    static func describe(_ controller: UIViewController) -> ControllerDescription {
-      let named = controller as? any DwellScreen
-      var ancestors: [UIViewController] = []
-      var next = controller.parent
-      while let parent = next {
-        ancestors.append(parent)
-        next = parent.parent
+    static func instance(_ object: AnyObject?) -> ScreenInstance? { object.map { ScreenInstance(ObjectIdentifier($0)) } }
+
+    static func style(of controller: UIViewController) -> ControllerDescription.Style? {
+      // The presented controller this one belongs to: itself, or its nearest presented ancestor.
+      var presented: UIViewController? = controller
+      while let current = presented, current.parent != nil { presented = current.parent }
+      guard let presented, presented.presentingViewController != nil else { return nil }
+      switch presented.modalPresentationStyle {
+      case .fullScreen: return .fullScreen
+      case .pageSheet: return .pageSheet
+      case .formSheet: return .formSheet
+      case .currentContext: return .currentContext
+      case .custom: return .custom
+      case .overFullScreen: return .overFullScreen
+      case .overCurrentContext: return .overCurrentContext
+      case .popover: return .popover
+      case .automatic: return .automatic
+      case .none: return .other
+      @unknown default: return .other
       }
-      let kinds = ancestors.map(kind(of:))
+    }
+
+    /// The controller's facts now, as ``ScreenCoordinator/handle(_:)`` takes them.
+    static func describe(_ controller: UIViewController, animated: Bool = false) -> ControllerDescription {
+      let named = controller as? any DwellScreen
+      let facts = classFacts(of: controller)
       let window = controller.viewIfLoaded?.window
       return ControllerDescription(
-        id: ScreenInstance(ObjectIdentifier(controller)), className: String(reflecting: type(of: controller)),
-        superclassNames: superclassNames(of: controller), kind: kind(of: controller), parentKind: kinds.first,
-        isInsideContent: kinds.contains(.content), customName: named?.dwellScreenName, optIn: named?.dwellIsTracked,
-        scene: window?.windowScene.map { ScreenInstance(ObjectIdentifier($0)) },
-        window: window.map { ScreenInstance(ObjectIdentifier($0)) },
-        root: ancestors.last.map { ScreenInstance(ObjectIdentifier($0)) })
+        id: ScreenInstance(ObjectIdentifier(controller)), className: facts.name, superclassNames: facts.superclasses,
+        origin: facts.origin, parent: instance(controller.parent), presenting: instance(controller.presentingViewController),
+        style: style(of: controller), window: instance(window), windowScene: instance(window?.windowScene),
+        animated: animated, isMovingToParent: controller.isMovingToParent,
+        isMovingFromParent: controller.isMovingFromParent, isBeingPresented: controller.isBeingPresented,
+        isBeingDismissed: controller.isBeingDismissed, customName: named?.dwellScreenName,
+        optIn: named?.dwellIsTracked)
     }
   }
 

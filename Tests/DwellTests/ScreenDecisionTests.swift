@@ -38,14 +38,14 @@ import Testing
     }
   }
 
+  /// An app controller in `window` of `scene`, as UIKit reports it in viewDidAppear.
   func vc(
-    _ name: String, scene: String? = nil, window: String? = nil, root: String? = nil,
-    _ kind: ControllerDescription.Kind = .content
+    _ name: String, scene: String? = "s1", window: String? = "w1", parent: String? = nil,
+    origin: ControllerDescription.Origin = .app
   ) -> ControllerDescription {
     ControllerDescription(
-      id: ScreenInstance(name), className: "MyApp.\(name)", kind: kind, parentKind: .container,
-      scene: scene.map { ScreenInstance($0) }, window: window.map { ScreenInstance($0) },
-      root: root.map { ScreenInstance($0) })
+      id: ScreenInstance(name), className: "MyApp.\(name)", origin: origin, parent: parent.map { ScreenInstance($0) },
+      window: window.map { ScreenInstance($0) }, windowScene: scene.map { ScreenInstance($0) })
   }
 
   func unordered(_ events: [LifecycleEvent]) -> Set<String> { Set(events.map { "\($0)" }) }
@@ -77,113 +77,95 @@ import Testing
     #expect(log.take() == [.foreground, .active])
   }
 
-  @Test func scenesInTheBackgroundStopTheirScreensAndDisconnectedScenesForgetThem() {
+  @Test func scenesNotActivePauseTheirScreensAndDisconnectedScenesForgetThem() {
     let log = Log()
     let screens = log.screens()
-    screens.didAppear(vc("Notes", scene: "left"))
-    screens.didAppear(vc("Mail", scene: "right"))
+    for scene in ["left", "right"] {
+      screens.handle(.sceneWillConnect(ScreenInstance(scene), role: .windowApplication))
+      screens.handle(.sceneWillEnterForeground(ScreenInstance(scene)))
+      screens.handle(.sceneDidBecomeActive(ScreenInstance(scene)))
+    }
+    screens.handle(.viewDidAppear(vc("Notes", scene: "left")))
+    screens.handle(.viewDidAppear(vc("Mail", scene: "right")))
     #expect(log.take() == [appear("Notes"), appear("Mail")])
-    screens.scene(ScreenInstance("left"), is: .background)  // UIKit sends no viewDidDisappear
-    #expect(log.take() == [disappear("Notes")])
-    screens.scene(ScreenInstance("left"), is: .foregroundInactive)
-    #expect(log.take() == [appear("Notes")])
-    screens.scene(ScreenInstance("right"), is: .unattached)
+    screens.handle(.sceneWillResignActive(ScreenInstance("left")))  // UIKit sends no viewDidDisappear
+    screens.handle(.sceneDidEnterBackground(ScreenInstance("left")))
+    #expect(log.take() == [.pause(id: ScreenInstance("Notes"))])
+    screens.handle(.sceneWillEnterForeground(ScreenInstance("left")))
+    #expect(log.take() == [])  // inactive: still paused
+    screens.handle(.sceneDidBecomeActive(ScreenInstance("left")))
+    #expect(log.take() == [.resume(id: ScreenInstance("Notes"))])
+    screens.handle(.sceneDidDisconnect(ScreenInstance("right")))
     #expect(log.take() == [disappear("Mail")])
-    screens.scene(ScreenInstance("right"), is: .foregroundActive)
-    screens.didDisappear(vc("Mail", scene: "right"))
+    screens.handle(.viewDidDisappear(vc("Mail", scene: nil, window: nil)))
     #expect(log.take() == [])
   }
 
   @Test func screensShownBeforeStartAreAdoptedAndThePolicySetBeforeStartIsKept() {
     let screens = ScreenCoordinator()  // DwellUIKit's, before DwellUIKit.start()
     screens.policy.excluded = ["DebugViewController"]
-    screens.didAppear(vc("LessonsViewController"))
-    screens.didAppear(vc("DebugViewController"))
+    screens.handle(.viewDidAppear(vc("LessonsViewController")))
+    screens.handle(.viewDidAppear(vc("DebugViewController")))
     let log = Log()
     #expect(!screens.isStarted)
     screens.start { log.events.append($0) }
     #expect(log.take() == [appear("LessonsViewController")])
-    screens.didAppear(vc("DebugViewController"))
+    screens.handle(.viewDidAppear(vc("DebugViewController")))
     #expect(log.take() == [])
   }
 
-  @Test func hostingControllersAndSubclassesOfSystemClassesAreNeverScreens() {
+  @Test func hostingControllersContainersAndAppleClassesAreNeverScreens() {
     var policy = ScreenPolicy()
-    func name(_ className: String, _ superclasses: [String] = [], kind: ControllerDescription.Kind = .content)
+    func name(_ className: String, _ superclasses: [String] = [], origin: ControllerDescription.Origin = .app)
       -> String?
     {
       policy.screenName(
         for: ControllerDescription(
-          id: ScreenInstance(className), className: className, superclassNames: superclasses, kind: kind))
+          id: ScreenInstance(className), className: className, superclassNames: superclasses + ["UIViewController"],
+          origin: origin), insideContent: false)
     }
-    #expect(name("SwiftUI.UIHostingController<SwiftUI.AnyView>") == nil)
-    #expect(name("SwiftUI.UIHostingController<MyApp.LessonsView>") == nil)
-    #expect(name("MyApp.RootHost", ["SwiftUI.UIHostingController<MyApp.RootView>", "UIKit.UIViewController"]) == nil)
-    #expect(name("MyApp.MainNavigation", ["UIKit.UINavigationController"]) == nil)
-    #expect(name("MyApp.ShareSheet", ["UIKit.UIActivityViewController"]) == nil)
-    #expect(name("MyApp.Lessons", ["MyApp.BaseViewController", "UIKit.UIViewController"]) == "Lessons")
+    #expect(name("SwiftUI.UIHostingController<SwiftUI.AnyView>", origin: .system) == nil)
+    #expect(name("SwiftUI.UIHostingController<MyApp.LessonsView>", origin: .system) == nil)
+    #expect(name("MyApp.RootHost", ["SwiftUI.UIHostingController<MyApp.RootView>"]) == nil)
+    #expect(name("MyApp.MainNavigation", ["UINavigationController"]) == nil)
+    #expect(name("MyApp.Alert", ["UIAlertController"]) == nil)
+    #expect(name("UIActivityViewController", origin: .system) == nil)
+    #expect(name("_UIRemoteViewController", origin: .system) == nil)
+    #expect(name("MyApp.Lessons", ["MyApp.BaseViewController"]) == "Lessons")
     policy.containers = ["Shell"]
     policy.excluded = ["DebugBase"]
     #expect(name("MyApp.TabShell", ["MyApp.Shell"]) == nil)
     #expect(name("MyApp.Logs", ["MyApp.DebugBase"]) == nil)
-    policy.included = ["RootHost"]
+    policy.included = ["RootHost", "SFSafariViewController"]
     #expect(name("MyApp.RootHost", ["SwiftUI.UIHostingController<MyApp.RootView>"]) == "RootHost")
+    #expect(name("SFSafariViewController", origin: .system) == "SFSafariViewController")
   }
 
   @Test func contentInsideNestedContainersIsCountedOnce() {
+    let log = Log()
     var policy = ScreenPolicy()
     // Dashboard (content) > UIPageViewController (container) > ChartPage (content).
-    let page = ControllerDescription(
-      id: ScreenInstance("p"), className: "MyApp.ChartPage", parentKind: .container, isInsideContent: true)
-    #expect(policy.screenName(for: page) == nil)
-    // Tab bar > navigation > Lessons: containers only above it.
-    let lessons = ControllerDescription(
-      id: ScreenInstance("l"), className: "MyApp.Lessons", parentKind: .container, isInsideContent: false)
-    #expect(policy.screenName(for: lessons) == "Lessons")
+    let screens = log.screens(policy)
+    screens.handle(.viewDidAppear(vc("Dashboard")))
+    var pages = vc("pages", parent: "Dashboard", origin: .system)
+    pages.className = "UIPageViewController"
+    screens.handle(.viewDidAppear(pages))
+    screens.handle(.viewDidAppear(vc("ChartPage", parent: "pages")))
+    #expect(log.take() == [appear("Dashboard")])
     policy.children = .ownScreens
-    #expect(policy.screenName(for: page) == "ChartPage")
-  }
-
-  @Test func aFullScreenPresentationCoversItsOwnWindowOnlyNeverItsOwnContent() {
-    let log = Log()
-    let screens = log.screens()
-    screens.didAppear(vc("Lessons", window: "w1", root: "tabs"))
-    screens.didAppear(vc("Notes", window: "w2", root: "split"))
-    _ = log.take()
-    // A navigation controller presented full screen in w1: its content appears first.
-    screens.didAppear(vc("Player", window: "w1", root: "nav"))
-    screens.didAppear(vc("nav", window: "w1", .container))
-    screens.didPresent(vc("nav", window: "w1", .container), style: .fullScreen)
-    #expect(log.take() == [appear("Player"), disappear("Lessons")])
-    screens.didAppear(vc("Inbox", window: "w2", root: "split"))  // the other window is not covered
-    #expect(log.take() == [appear("Inbox")])
-    screens.didDisappear(vc("Inbox", window: "w2", root: "split"))
-    _ = log.take()
-    // From the player, a page sheet (both accrue), then a full-screen cover over both.
-    screens.didAppear(vc("Comments", window: "w1"))
-    screens.didPresent(vc("Comments", window: "w1"), style: .sheet)
-    screens.didAppear(vc("Zoom", window: "w1"))
-    screens.didPresent(vc("Zoom", window: "w1"), style: .fullScreen)
-    #expect(
-      unordered(log.take())
-        == unordered([appear("Comments"), appear("Zoom"), disappear("Player"), disappear("Comments")]))
-    screens.didDismiss(vc("Zoom", window: "w1"))
-    #expect(unordered(log.take()) == unordered([disappear("Zoom"), appear("Player"), appear("Comments")]))
-    screens.didDismiss(vc("nav", window: "w1", .container))  // dismissing the navigation takes the sheet too
-    screens.didDisappear(vc("Player", window: "w1", root: "nav"))
-    screens.didDisappear(vc("Comments", window: "w1"))
-    #expect(unordered(log.take()) == unordered([appear("Lessons"), disappear("Player"), disappear("Comments")]))
-    #expect(screens.visibleScreens == ["Lessons", "Notes"])
+    screens.policy = policy
+    screens.handle(.viewDidAppear(vc("MapPage", parent: "pages")))
+    #expect(log.take() == [appear("MapPage")])
   }
 
   @Test func aControllerThatNeverSaysItDisappearedIsClosedWhenItsWindowNoLongerHoldsIt() {
     let device = Device()
     let screens = ScreenCoordinator { device.tracker.record($0) }
     device.tracker.record(.active)
-    screens.didAppear(vc("Lessons"))
+    screens.handle(.viewDidAppear(vc("Lessons", scene: nil)))
     device.wait(10)
     // Detail is pushed; Lessons overrides viewDidDisappear without calling super.
-    screens.didAppear(vc("Detail"))
+    screens.handle(.viewDidAppear(vc("Detail", scene: nil)))
     screens.reconcile { $0 != ScreenInstance("Lessons") }  // the adapter: Lessons' view has no window
     device.wait(20)
     #expect(device.screenTime("Lessons") == 10)
@@ -265,23 +247,34 @@ import Testing
     #expect(device.appTime == 90)
   }
 
-  @Test func aScreensOnlyStartStopsScreensWithTheirSceneButLeavesTheAppLifecycleToSwiftUI() {
+  @Test func aScreensOnlyStartPausesScreensWithTheirSceneButLeavesTheAppLifecycleToSwiftUI() {
     let device = Device()
     let lifecycle = AppLifecycle.shared(for: device.tracker)
     lifecycle.scenes.scene(ScreenInstance("swiftui-window"), is: .foregroundActive)  // trackAppLifecycle()
     let log = Log()
-    let screens = log.screens()  // DwellUIKit.start(tracking: .screens): no lifecycle
+    let screens = log.screens()  // DwellUIKit.start(tracksAppLifecycle: false): no lifecycle
     #expect(screens.lifecycle == nil)
-    screens.didAppear(vc("Lessons", scene: "scene-1"))
-    screens.scene(ScreenInstance("scene-1"), is: .foregroundActive)
+    screens.handle(.sceneWillConnect(ScreenInstance("s1"), role: .windowApplication))
+    screens.handle(.viewDidAppear(vc("Lessons")))
+    screens.handle(.sceneWillEnterForeground(ScreenInstance("s1")))
+    screens.handle(.sceneDidBecomeActive(ScreenInstance("s1")))
     device.wait(10)
-    screens.scene(ScreenInstance("scene-1"), is: .background)
-    #expect(log.take() == [appear("Lessons"), disappear("Lessons")])
+    screens.handle(.sceneWillResignActive(ScreenInstance("s1")))
+    #expect(
+      log.take() == [
+        appear("Lessons"), .pause(id: ScreenInstance("Lessons")), .resume(id: ScreenInstance("Lessons")),
+        .pause(id: ScreenInstance("Lessons")),
+      ])
     #expect(device.appTime == 10)
-    // A full start feeds the lifecycle too.
+    // A full start feeds the lifecycle too, from application scenes only.
     let app = Log()
     screens.lifecycle = SceneCoordinator { app.events.append($0) }
-    screens.scene(ScreenInstance("scene-1"), is: .foregroundActive)
+    screens.handle(.sceneDidBecomeActive(ScreenInstance("s1")))
     #expect(app.take() == [.foreground, .active])
+    screens.handle(.sceneWillConnect(ScreenInstance("car"), role: .carTemplateApplication))
+    screens.handle(.sceneWillEnterForeground(ScreenInstance("car")))
+    screens.handle(.sceneWillResignActive(ScreenInstance("s1")))
+    screens.handle(.sceneDidBecomeActive(ScreenInstance("car")))
+    #expect(app.take() == [.inactive])
   }
 }

@@ -2,8 +2,9 @@
 /// counted once however many scenes (iPad windows) are active, and one window going to the
 /// background does not pause the app while another is active. Main thread only.
 ///
-/// An app has one (``AppLifecycle/scenes``), fed by every scene: UIKit's scene notifications
-/// and each SwiftUI window's `trackAppLifecycle()`.
+/// An app has one (``AppLifecycle/scenes``), fed by every scene that makes the app active:
+/// UIKit's `windowApplication` scenes (through ``ScreenCoordinator``, which leaves CarPlay and
+/// external-display scenes out) and each SwiftUI window's `trackAppLifecycle()`.
 package final class SceneCoordinator {
   /// A scene's state, as UIKit reports it.
   package enum SceneState: Sendable {

@@ -1,41 +1,62 @@
-/// Turns view-controller callbacks into screen events, following a ``ScreenPolicy``.
+/// Every decision of UIKit screen tracking, made from UIKit's callbacks as plain values
+/// (``handle(_:)``): which controllers are screens, when a screen instance is visible, when
+/// a presentation covers it, which scenes make the app active. It sends the tracker the
+/// events of <doc:Accounting>: `appear` at each visit, `disappear` at its end, `pause` and
+/// `resume` while a visible instance is covered or its scene is not active, and the app's
+/// lifecycle through ``lifecycle``. Main thread only.
 ///
-/// The UIKit adapter calls it from `viewDidAppear`/`viewDidDisappear`, presentations and
-/// scene changes. A screen accrues while UIKit shows it, its scene is not in the background
-/// and no full-screen presentation in its window covers it; the coordinator sends an event
-/// only when that changes, so repeated callbacks never double count. Main thread only.
-///
-/// A coordinator made without `emit` remembers what appears (and the policy it is given) and
-/// sends nothing until ``start(emit:)``, which adopts the screens already visible.
+/// The UIKit adapter reads the facts from the live controller at each callback and calls
+/// ``handle(_:)``; the trace tests call the same method with the facts of a recorded trace.
+/// A coordinator made without `emit` keeps what it is told and sends nothing until
+/// ``start(emit:)``, which adopts the screens already visible.
 package final class ScreenCoordinator {
-  /// How a controller was presented.
-  package enum Presentation: Sendable {
-    /// Page and form sheets, popovers: the presenter stays visible (both accrue).
-    case sheet
-    /// Full screen, or over full screen, or over the current context: the presenter is covered.
-    case fullScreen
-  }
-
   /// The policy in force.
   package var policy: ScreenPolicy
-  /// The app lifecycle that scene changes also feed (``scene(_:is:)``); `nil` when another
-  /// part of the app (SwiftUI's `trackAppLifecycle()`) feeds it.
+  /// The app lifecycle that `windowApplication` scenes feed; `nil` when another part of the
+  /// app (SwiftUI's `trackAppLifecycle()`) feeds it.
   package var lifecycle: SceneCoordinator?
   private var emit: ((LifecycleEvent) -> Void)?
-  /// Screens UIKit shows, with where they are.
-  private var shown: [ScreenInstance: Shown] = [:]
-  /// The screens whose appearance was sent (accruing).
-  private var counting: Set<ScreenInstance> = []
-  /// Each window's presentations, oldest first.
-  private var presentations: [ScreenInstance?: [(id: ScreenInstance, fullScreen: Bool)]] = [:]
-  /// Scenes in the background or gone.
-  private var hiddenScenes: Set<ScreenInstance> = []
 
-  private struct Shown {
+  /// What the controllers last reported, for the ancestry of later callbacks: `parent` and
+  /// `presenting` as last reported for each. Forgotten with their scene, or when there are
+  /// more than ``knownLimit`` and nothing visible or covering leads to them.
+  var known: [ScreenInstance: Known] = [:]
+  /// How many controllers' facts are kept before those no visible screen needs are dropped.
+  static let knownLimit = 1024
+  /// The visible screen instances, in the order they appeared.
+  var visible: [Visible] = []
+  /// Presentations that cover screens without UIKit telling them (`overFullScreen`,
+  /// `overCurrentContext`), oldest first.
+  var covers: [Cover] = []
+  /// Connected scenes.
+  var scenes: [ScreenInstance: Scene] = [:]
+
+  struct Known {
+    var parent: ScreenInstance?
+    var presenting: ScreenInstance?
+    var isContent: Bool
+    var scene: ScreenInstance?
+  }
+
+  struct Visible {
+    var id: ScreenInstance
     var name: String
     var scene: ScreenInstance?
     var window: ScreenInstance?
-    var root: ScreenInstance
+    var paused: Bool
+  }
+
+  struct Cover {
+    var presented: ScreenInstance
+    var presenting: ScreenInstance?
+    var style: ControllerDescription.Style
+    var window: ScreenInstance?
+    var scene: ScreenInstance?
+  }
+
+  struct Scene {
+    var role: SceneRole
+    var state: SceneCoordinator.SceneState
   }
 
   /// Creates a coordinator that sends events to `emit` (usually `tracker.record`) at once.
@@ -52,95 +73,179 @@ package final class ScreenCoordinator {
   /// Whether ``start(emit:)`` was called (or `emit` given at creation).
   package var isStarted: Bool { emit != nil }
 
-  /// Starts sending events to `emit`; screens that appeared before are adopted.
+  /// Starts sending events to `emit`; screens that appeared before are adopted (one visit
+  /// each, paused if they are covered or their scene is not active).
   package func start(emit: @escaping (LifecycleEvent) -> Void) {
     self.emit = emit
-    refresh { _ in true }
-  }
-
-  /// A controller's view appeared.
-  package func didAppear(_ controller: ControllerDescription) {
-    guard shown[controller.id] == nil, let name = policy.screenName(for: controller) else { return }
-    shown[controller.id] = Shown(
-      name: name, scene: controller.scene, window: controller.window, root: controller.root ?? controller.id)
-    update(controller.id)
-  }
-
-  /// A controller's view disappeared.
-  package func didDisappear(_ controller: ControllerDescription) { close(controller.id) }
-
-  /// `presented` was presented. A full-screen one covers the screens of its own window that
-  /// were there before it (UIKit does not always tell them, as with `.overFullScreen`), never
-  /// its own content; they accrue again when it is dismissed.
-  package func didPresent(_ presented: ControllerDescription, style: Presentation) {
-    var stack = presentations[presented.window] ?? []
-    guard !stack.contains(where: { $0.id == presented.id }) else { return }
-    stack.append((presented.id, style == .fullScreen))
-    presentations[presented.window] = stack
-    refresh { $0.window == presented.window }
-  }
-
-  /// `presented` was dismissed (with whatever it presented itself).
-  package func didDismiss(_ presented: ControllerDescription) {
-    close(presented.id)
-    if var stack = presentations[presented.window], let index = stack.firstIndex(where: { $0.id == presented.id }) {
-      stack.removeSubrange(index...)
-      presentations[presented.window] = stack.isEmpty ? nil : stack
+    for screen in visible {
+      emit(.appear(screen: screen.name, id: screen.id))
+      if screen.paused { emit(.pause(id: screen.id)) }
     }
-    refresh { $0.window == presented.window }
   }
 
-  /// A scene changed state: the screens of a scene in the background stop, and accrue again
-  /// when it returns; a disconnected scene's screens are forgotten. Also feeds ``lifecycle``.
-  package func scene(_ id: ScreenInstance, is state: SceneCoordinator.SceneState) {
-    lifecycle?.scene(id, is: state)
-    switch state {
-    case .background, .unattached: hiddenScenes.insert(id)
-    case .foregroundActive, .foregroundInactive: hiddenScenes.remove(id)
+  /// One UIKit callback, in the order UIKit makes them.
+  package func handle(_ callback: UIKitCallback) {
+    switch callback {
+    case .viewWillAppear(let controller), .viewWillDisappear(let controller):
+      remember(controller)
+    case .viewDidAppear(let controller):
+      remember(controller)
+      didAppear(controller)
+    case .viewDidDisappear(let controller):
+      remember(controller)
+      didDisappear(controller.id)
+    case .sceneWillConnect(let id, let role):
+      scenes[id] = Scene(role: role, state: .background)
+    case .sceneWillEnterForeground(let id): scene(id, is: .foregroundInactive)
+    case .sceneDidBecomeActive(let id): scene(id, is: .foregroundActive)
+    case .sceneWillResignActive(let id): scene(id, is: .foregroundInactive)
+    case .sceneDidEnterBackground(let id): scene(id, is: .background)
+    case .sceneDidDisconnect(let id): disconnect(id)
+    case .touch: emit?(.interact)
     }
-    refresh { $0.scene == id }
-    guard state == .unattached else { return }
-    for (screen, place) in shown where place.scene == id { shown[screen] = nil }
-    hiddenScenes.remove(id)
   }
+
+  /// Whether scene `id` is connected, as far as the coordinator was told.
+  package func knowsScene(_ id: ScreenInstance) -> Bool { scenes[id] != nil }
 
   /// Closes the visits of screens UIKit no longer shows though it never said so (a controller
   /// whose `viewDidDisappear` does not call `super`, or one freed while visible). The adapter
   /// calls it with whether each visible controller is still in a window.
   package func reconcile(isShown: (ScreenInstance) -> Bool) {
-    for id in shown.keys where !isShown(id) { close(id) }
+    for screen in visible where !isShown(screen.id) { didDisappear(screen.id) }
   }
 
-  /// The controllers UIKit shows that are screens (accruing or covered).
-  package var shownControllers: [ScreenInstance] { Array(shown.keys) }
+  /// The controllers that are visible screens (accruing or paused), oldest first.
+  package var shownControllers: [ScreenInstance] { visible.map(\.id) }
 
-  /// Names of the screens accruing now (for debugging views).
-  package var visibleScreens: [String] { counting.compactMap { shown[$0]?.name }.sorted() }
+  /// Names of the screens accruing now (visible and not paused), for debugging views.
+  package var visibleScreens: [String] { Set(visible.filter { !$0.paused }.map(\.name)).sorted() }
 
-  private func close(_ id: ScreenInstance) {
-    guard shown.removeValue(forKey: id) != nil else { return }
-    if counting.remove(id) != nil { emit?(.disappear(id: id)) }
+  // MARK: Decisions
+
+  private func remember(_ controller: ControllerDescription) {
+    known[controller.id] = Known(
+      parent: controller.parent, presenting: controller.presenting, isContent: policy.isContent(controller),
+      scene: controller.windowScene ?? known[controller.id]?.scene)
+    if known.count > Self.knownLimit { forgetUnneeded(keeping: controller.id) }
   }
 
-  private func refresh(_ affected: (Shown) -> Bool) {
-    for (id, place) in shown where affected(place) { update(id) }
+  /// Drops the facts of controllers that neither a visible screen nor a cover leads to
+  /// (following `parent` and `presenting`), so that an app showing ever new controllers
+  /// does not keep them all.
+  private func forgetUnneeded(keeping current: ScreenInstance) {
+    var needed: Set<ScreenInstance> = []
+    let starts =
+      [current] + visible.map(\.id) + covers.flatMap { [$0.presented] + ($0.presenting.map { [$0] } ?? []) }
+    for start in starts {
+      var node: ScreenInstance? = start
+      while let id = node, needed.insert(id).inserted {
+        node = known[id].flatMap { $0.parent ?? $0.presenting }
+      }
+    }
+    known = known.filter { needed.contains($0.key) }
   }
 
-  /// Sends what changed for one screen: it accrues when shown, started, its scene is not
-  /// hidden and no full-screen presentation above its root covers its window.
-  private func update(_ id: ScreenInstance) {
-    guard let place = shown[id], let emit else { return }
-    let accrues = !(place.scene.map(hiddenScenes.contains) ?? false) && !isCovered(place)
-    if accrues, counting.insert(id).inserted {
-      emit(.appear(screen: place.name, id: id))
-    } else if !accrues, counting.remove(id) != nil {
-      emit(.disappear(id: id))
+  private func didAppear(_ controller: ControllerDescription) {
+    if !visible.contains(where: { $0.id == controller.id }),
+      let name = policy.screenName(for: controller, insideContent: hasContentAncestor(controller.id))
+    {
+      visible.append(
+        Visible(id: controller.id, name: name, scene: controller.windowScene, window: controller.window, paused: false))
+      emit?(.appear(screen: name, id: controller.id))
+    }
+    if controller.isBeingPresented, controller.presenting != nil, let style = controller.style,
+      style == .overFullScreen || style == .overCurrentContext, !covers.contains(where: { $0.presented == controller.id })
+    {
+      covers.append(
+        Cover(
+          presented: controller.id, presenting: controller.presenting, style: style, window: controller.window,
+          scene: controller.windowScene))
+    }
+    refresh()
+  }
+
+  private func didDisappear(_ id: ScreenInstance) {
+    if let index = visible.firstIndex(where: { $0.id == id }) {
+      visible.remove(at: index)
+      emit?(.disappear(id: id))
+    }
+    if covers.contains(where: { $0.presented == id }) {
+      covers.removeAll { $0.presented == id }
+      refresh()
     }
   }
 
-  private func isCovered(_ place: Shown) -> Bool {
-    guard let stack = presentations[place.window] else { return false }
-    let above = (stack.firstIndex { $0.id == place.root } ?? -1) + 1
-    return stack[above...].contains { $0.fullScreen }
+  private func scene(_ id: ScreenInstance, is state: SceneCoordinator.SceneState) {
+    var scene = scenes[id] ?? Scene(role: .windowApplication, state: .background)
+    scene.state = state
+    scenes[id] = scene
+    if scene.role.makesAppActive { lifecycle?.scene(id, is: state) }
+    refresh()
+  }
+
+  private func disconnect(_ id: ScreenInstance) {
+    let role = scenes.removeValue(forKey: id)?.role ?? .windowApplication
+    for screen in visible where screen.scene == id { didDisappear(screen.id) }
+    covers.removeAll { $0.scene == id }
+    known = known.filter { $0.value.scene != id }
+    if role.makesAppActive { lifecycle?.scene(id, is: .unattached) }
+    refresh()
+  }
+
+  /// Pauses the visible instances that are covered or whose scene is not active, resumes
+  /// the others.
+  private func refresh() {
+    for index in visible.indices {
+      let paused = isPaused(visible[index])
+      guard paused != visible[index].paused else { continue }
+      visible[index].paused = paused
+      emit?(paused ? .pause(id: visible[index].id) : .resume(id: visible[index].id))
+    }
+  }
+
+  private func isPaused(_ screen: Visible) -> Bool {
+    if let scene = screen.scene, let state = scenes[scene]?.state, state != .foregroundActive { return true }
+    return covers.contains { covers(screen, $0) }
+  }
+
+  /// Whether `cover` hides `screen`: `overFullScreen` hides its whole window, except the
+  /// presented controller's own subtree; `overCurrentContext` the subtree of the controller
+  /// that defines the context (`presenting`), except the presented controller's.
+  private func covers(_ screen: Visible, _ cover: Cover) -> Bool {
+    if isInside(screen.id, cover.presented) { return false }
+    switch cover.style {
+    case .overCurrentContext:
+      guard let context = cover.presenting else { return false }
+      return isInside(screen.id, context)
+    default:
+      return screen.window != nil && screen.window == cover.window
+    }
+  }
+
+  /// Whether `id` is `root` or below it: following `parent`, and from a presented
+  /// controller (no parent) the controller presenting it, as last reported.
+  private func isInside(_ id: ScreenInstance, _ root: ScreenInstance) -> Bool {
+    var current: ScreenInstance? = id
+    var steps = 0
+    while let node = current, steps < 256 {
+      if node == root { return true }
+      current = known[node].flatMap { $0.parent ?? $0.presenting }
+      steps += 1
+    }
+    return false
+  }
+
+  /// Whether a content controller is among the ancestors of `id` (following `parent`).
+  private func hasContentAncestor(_ id: ScreenInstance) -> Bool {
+    var current = known[id]?.parent
+    var steps = 0
+    while let node = current, steps < 256 {
+      guard let facts = known[node] else { return false }
+      if facts.isContent { return true }
+      current = facts.parent
+      steps += 1
+    }
+    return false
   }
 }

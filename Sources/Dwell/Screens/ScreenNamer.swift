@@ -2,6 +2,7 @@
 ///
 /// ```swift
 /// ScreenNamer.name(forClass: "MyApp.LessonsViewController")                  // "LessonsViewController"
+/// ScreenNamer.name(forClass: "NSKVONotifying_MyApp.LessonsViewController")   // "LessonsViewController"
 /// ScreenNamer.name(forClass: "SwiftUI.UIHostingController<MyApp.LessonsView>") // "LessonsView"
 /// ScreenNamer.name(forClass: "UIHostingController<ModifiedContent<LessonsView, _EnvironmentKeyWritingModifier<Optional<Store>>>>") // "LessonsView"
 /// ```
@@ -12,9 +13,20 @@ package enum ScreenNamer {
     "TupleView", "Group",
   ]
 
+  /// The prefix of the subclasses key-value observing makes at run time: an observed
+  /// `MyApp.Lessons` reports `NSKVONotifying_MyApp.Lessons` as its class.
+  static let runtimePrefixes = ["NSKVONotifying_"]
+
+  /// `name` without the prefix of a class made at run time (``runtimePrefixes``).
+  static func withoutRuntimePrefix(_ name: String) -> Substring {
+    var text = Substring(name)
+    for prefix in runtimePrefixes where text.hasPrefix(prefix) { text = text.dropFirst(prefix.count) }
+    return text
+  }
+
   /// The name for a controller or view class.
   package static func name(forClass raw: String) -> String {
-    var text = Substring(raw.trimmingCharacters(in: " "))
+    var text = Substring(String(withoutRuntimePrefix(raw)).trimmingCharacters(in: " "))
     // Unwrap known wrappers: take their first generic argument.
     while let open = text.firstIndex(of: "<"), text.last == ">" {
       let head = unqualified(text[..<open])

@@ -35,8 +35,7 @@ extension Accountant {
         let day = span(at: m).day  // a visit counts on the day it begins
         screens[Int(index)].visits += 1
         screens[Int(index)].tally.addVisits(1, on: day)
-        screens[Int(index)].visible += 1
-        if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+        startAccruing(index)
         if keepsPendingTotals { pending.visits[VisitKey(day: day, screen: index), default: 0] += 1 }
         if collectsEvents { events.append(.screenEntered(name)) }
         visits.append(VisitState(id: id, screen: index, started: wall(at: m), activeNanos: 0))
@@ -44,6 +43,10 @@ extension Accountant {
       resetIdle(at: m)
     case .disappear(let id):
       hide(id, at: m)
+    case .pause(let id):
+      setPaused(id, true)
+    case .resume(let id):
+      setPaused(id, false)
     case .interact:
       resetIdle(at: m)
     case .clockChanged(let newWall, let zone):
@@ -59,10 +62,7 @@ extension Accountant {
     guard let position = visits.firstIndex(where: { $0.id == id }) else { return }
     let visit = visits.remove(at: position)
     let index = visit.screen
-    screens[Int(index)].visible -= 1
-    if screens[Int(index)].visible == 0 {
-      visibleScreens.removeAll { $0 == index }
-    }
+    if !visit.paused { stopAccruing(index) }
     if keepsPendingTotals {
       if pending.closedVisits.count < Self.maximumPendingVisitRecords {
         pending.closedVisits.append(record(visit, ended: wall(at: m)))
@@ -72,6 +72,30 @@ extension Accountant {
     }
     if collectsEvents { events.append(.screenLeft(screens[Int(index)].name)) }
     revision &+= 1
+  }
+
+  /// Pauses or resumes a visible instance: its visit goes on, only its accrual changes.
+  private mutating func setPaused(_ id: ScreenInstance, _ paused: Bool) {
+    guard let position = visits.firstIndex(where: { $0.id == id }), visits[position].paused != paused else { return }
+    visits[position].paused = paused
+    let index = visits[position].screen
+    if paused {
+      stopAccruing(index)
+    } else {
+      startAccruing(index)
+    }
+  }
+
+  /// One more accruing instance of screen `index`.
+  private mutating func startAccruing(_ index: Int32) {
+    screens[Int(index)].visible += 1
+    if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+  }
+
+  /// One accruing instance fewer of screen `index`.
+  private mutating func stopAccruing(_ index: Int32) {
+    screens[Int(index)].visible -= 1
+    if screens[Int(index)].visible == 0 { visibleScreens.removeAll { $0 == index } }
   }
 
   private mutating func resetIdle(at m: Int64) {
@@ -100,22 +124,21 @@ extension Accountant {
     return index
   }
 
-  /// The visible instances and their names.
-  var visibleInstances: [(name: String, id: ScreenInstance)] {
-    visits.map { (screens[Int($0.screen)].name, $0.id) }
+  /// The visible instances, their names and whether each is paused.
+  var visibleInstances: [(name: String, id: ScreenInstance, paused: Bool)] {
+    visits.map { (screens[Int($0.screen)].name, $0.id, $0.paused) }
   }
 
   /// Takes over another engine's live state without counting sessions or visits.
-  mutating func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+  mutating func adopt(active: Bool, visible: [(name: String, id: ScreenInstance, paused: Bool)]) {
     if active, !isActive {
       isActive = true
       if let idleTimeout { idleDeadline = cursor &+ idleTimeout }
     }
-    for (name, id) in visible where !visits.contains(where: { $0.id == id }) {
+    for (name, id, paused) in visible where !visits.contains(where: { $0.id == id }) {
       let index = intern(name)
-      screens[Int(index)].visible += 1
-      if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
-      visits.append(VisitState(id: id, screen: index, started: wall(at: cursor), activeNanos: 0))
+      if !paused { startAccruing(index) }
+      visits.append(VisitState(id: id, screen: index, started: wall(at: cursor), activeNanos: 0, paused: paused))
     }
     revision &+= 1
   }
@@ -127,4 +150,6 @@ struct VisitState: Sendable {
   let screen: Int32
   let started: WallInstant
   var activeNanos: Int64
+  /// Visible but not accruing (``LifecycleEvent/pause(id:)``).
+  var paused = false
 }

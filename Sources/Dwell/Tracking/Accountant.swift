@@ -27,7 +27,7 @@ struct Accountant {
   var idleDeadline: Int64 = .max
   /// Visible instances and their visits in progress; few at a time, so an array.
   var visits: [VisitState] = []
-  /// Indexes of screen names with at least one visible instance.
+  /// Indexes of screen names with at least one visible instance that is not paused.
   var visibleScreens: [Int32] = []
 
   // Totals.
@@ -131,7 +131,7 @@ struct Accountant {
       screens[Int(index)].tally.add(amount, on: day)
       if keepsPendingTotals { pending.add(amount, day: day, screen: index) }
     }
-    for k in visits.indices { visits[k].activeNanos += amount }
+    for k in visits.indices where !visits[k].paused { visits[k].activeNanos += amount }
     if creditedDays.last != day { creditedDays.append(day) }
     revision &+= 1
     credits &+= 1

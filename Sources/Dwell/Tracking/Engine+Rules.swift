@@ -56,13 +56,13 @@ extension Engine {
   }
 
   /// What is going on now: whether the app is active and which instances are visible.
-  func liveState() -> (active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+  func liveState() -> (active: Bool, visible: [(name: String, id: ScreenInstance, paused: Bool)]) {
     withState { accountant, _ in (accountant.isActive, accountant.visibleInstances) }
   }
 
   /// Takes over what another engine had going (a store switch): active or not, and the
   /// visible instances, without counting a new session or new visits.
-  func adopt(active: Bool, visible: [(name: String, id: ScreenInstance)]) {
+  func adopt(active: Bool, visible: [(name: String, id: ScreenInstance, paused: Bool)]) {
     process()
     state.withLock { state in
       state.accountant.adopt(active: active, visible: visible)

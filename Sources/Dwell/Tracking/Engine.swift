@@ -157,7 +157,7 @@ package final class Engine: Sendable {
     if case .appear(let screen, let id) = event { event = .appear(screen: ScreenName.clean(screen), id: id) }
     let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
     switch event {
-    case .appear, .disappear, .interact:
+    case .appear, .disappear, .pause, .resume, .interact:
       if synchronous {
         process()
       } else if waiting == 4096 {

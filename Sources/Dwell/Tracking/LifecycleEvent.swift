@@ -17,6 +17,14 @@ public enum LifecycleEvent: Sendable, Equatable {
   case appear(screen: String, id: ScreenInstance)
   /// Screen instance `id` stopped being visible.
   case disappear(id: ScreenInstance)
+  /// Visible screen instance `id` stops accruing without ending its visit: it is covered
+  /// (an `overFullScreen` or `overCurrentContext` presentation leaves it in place), or its
+  /// window is in the background while another window is in use. Ignored for an instance
+  /// that is not visible or already paused. See <doc:Accounting>.
+  case pause(id: ScreenInstance)
+  /// Paused screen instance `id` accrues again. Not a visit; ignored for an instance that
+  /// is not visible or not paused.
+  case resume(id: ScreenInstance)
   /// The user touched the app (resets the idle timeout).
   case interact
   /// The wall clock and/or the time zone changed. `nil` keeps the current value.
