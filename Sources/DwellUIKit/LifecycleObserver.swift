@@ -1,13 +1,12 @@
 #if canImport(UIKit) && !os(watchOS)
   internal import Dwell
   internal import UIKit
-  import UIKit.UIGestureRecognizerSubclass
 
-  /// Maps UIKit's application and scene notifications, touches and clock changes to tracker
+  /// Maps UIKit's application and scene notifications, interaction and clock changes to tracker
   /// events through the app's one ``AppLifecycle`` (shared with SwiftUI's
   /// `trackAppLifecycle()`), and scene changes to the screens of each scene.
   @MainActor
-  final class LifecycleObserver: NSObject, UIGestureRecognizerDelegate {
+  final class LifecycleObserver: NSObject {
     let tracker: Tracker
     let app: AppLifecycle
     let screens: ScreenCoordinator
@@ -64,13 +63,19 @@
           UIApplication.significantTimeChangeNotification, .NSSystemClockDidChange, .NSSystemTimeZoneDidChange,
         ],
         termination: [UIApplication.willTerminateNotification])
-      observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
-        if let window { self?.watchTouches(in: window) }
+      // Every window, each new one as it becomes visible and those that exist already, gets
+      // the interaction observers (once: a window that has them is left alone).
+      if app.shouldObserveNewWindows() {
+        observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
+          if let window, let self { InteractionObservers.watch(window, tracker: self.tracker, app: self.app) }
+        }
       }
-      // Scenes and windows that exist already: their state now, and their touches.
+      // Scenes and windows that exist already: their state now, and their interaction.
       for scene in UIApplication.shared.connectedScenes {
         if usesScenes { self.scene(scene, state(of: scene)) }
-        for window in (scene as? UIWindowScene)?.windows ?? [] { watchTouches(in: window) }
+        for window in (scene as? UIWindowScene)?.windows ?? [] {
+          InteractionObservers.watch(window, tracker: tracker, app: app)
+        }
       }
       if feedsAppLifecycle, !usesScenes, UIApplication.shared.applicationState == .active {
         app.scenes.scene(ScreenInstance("application"), is: .foregroundActive)
@@ -92,23 +97,6 @@
       screens.scene(ScreenInstance(ObjectIdentifier(scene)), is: state)
       DwellUIKit.reconcile()
     }
-
-    /// Observes touches in a window without intercepting or delaying them (once per window,
-    /// whichever adapter saw it first).
-    private func watchTouches(in window: UIWindow) {
-      guard app.shouldWatchTouches(in: ScreenInstance(ObjectIdentifier(window))) else { return }
-      let recognizer = TouchObserver(tracker: tracker)
-      recognizer.cancelsTouchesInView = false
-      recognizer.delaysTouchesBegan = false
-      recognizer.delaysTouchesEnded = false
-      recognizer.delegate = self
-      window.addGestureRecognizer(recognizer)
-    }
-
-    nonisolated func gestureRecognizer(
-      _ gestureRecognizer: UIGestureRecognizer,
-      shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
-    ) -> Bool { true }
   }
 
   /// UIKit's background task, as the assertion the app's commit runs inside.
@@ -121,21 +109,6 @@
 
     func end(_ identifier: Int) {
       UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: identifier))
-    }
-  }
-
-  /// Reports a touch and then fails at once, so no other recognizer or view is affected.
-  final class TouchObserver: UIGestureRecognizer {
-    let tracker: Tracker
-
-    init(tracker: Tracker) {
-      self.tracker = tracker
-      super.init(target: nil, action: nil)
-    }
-
-    override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent) {
-      tracker.interacted()
-      state = .failed
     }
   }
 #endif
