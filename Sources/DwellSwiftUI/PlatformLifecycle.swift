@@ -29,11 +29,11 @@
           observers.append(
             NotificationCenter.default.addObserver(
               forName: UIWindow.didBecomeVisibleNotification, object: nil, queue: .main
-            ) { note in
+            ) { [weak app, weak tracker] note in
               // A Notification is not Sendable: only the window (a main-actor class) goes in.
               let window = note.object as? UIWindow
               MainActor.assumeIsolated {
-                if let window { InteractionObservers.watch(window, tracker: tracker, app: app) }
+                if let window, let app, let tracker { InteractionObservers.watch(window, tracker: tracker, app: app) }
               }
             })
         }
