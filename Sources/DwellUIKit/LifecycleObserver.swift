@@ -1,14 +1,13 @@
 #if canImport(UIKit) && !os(watchOS)
   internal import Dwell
   internal import UIKit
-  import UIKit.UIGestureRecognizerSubclass
 
-  /// Maps UIKit's application and scene notifications, touches and clock changes to tracker
+  /// Maps UIKit's application and scene notifications, interaction and clock changes to tracker
   /// events through the app's one ``AppLifecycle`` (shared with SwiftUI's
   /// `trackAppLifecycle()`), and each scene's connection (with its role) and state changes
   /// to the screen coordinator, which decides what they mean for the app and its screens.
   @MainActor
-  final class LifecycleObserver: NSObject, UIGestureRecognizerDelegate {
+  final class LifecycleObserver: NSObject {
     let tracker: Tracker
     let app: AppLifecycle
     let screens: ScreenCoordinator
@@ -72,13 +71,19 @@
           UIApplication.significantTimeChangeNotification, .NSSystemClockDidChange, .NSSystemTimeZoneDidChange,
         ],
         termination: [UIApplication.willTerminateNotification])
-      observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
-        if let window { self?.watchTouches(in: window) }
+      // Every window, each new one as it becomes visible and those that exist already, gets
+      // the interaction observers (once: a window that has them is left alone).
+      if app.shouldObserveNewWindows() {
+        observe(UIWindow.didBecomeVisibleNotification, object: UIWindow.self) { [weak self] window in
+          if let window, let self { InteractionObservers.watch(window, tracker: self.tracker, app: self.app) }
+        }
       }
-      // Scenes and windows that exist already: their role and state now, and their touches.
+      // Scenes and windows that exist already: their role and state now, and their interaction.
       for scene in UIApplication.shared.connectedScenes {
         if usesScenes { adopt(scene) }
-        for window in (scene as? UIWindowScene)?.windows ?? [] { watchTouches(in: window) }
+        for window in (scene as? UIWindowScene)?.windows ?? [] {
+          InteractionObservers.watch(window, tracker: tracker, app: app)
+        }
       }
       if feedsAppLifecycle, !usesScenes, UIApplication.shared.applicationState == .active {
         app.scenes.scene(ScreenInstance("application"), is: .foregroundActive)
@@ -114,23 +119,6 @@
       @unknown default: screens.handle(.sceneWillEnterForeground(id))
       }
     }
-
-    /// Observes touches in a window without intercepting or delaying them (once per window,
-    /// whichever adapter saw it first).
-    private func watchTouches(in window: UIWindow) {
-      guard app.shouldWatchTouches(in: ScreenInstance(ObjectIdentifier(window))) else { return }
-      let recognizer = TouchObserver(tracker: tracker)
-      recognizer.cancelsTouchesInView = false
-      recognizer.delaysTouchesBegan = false
-      recognizer.delaysTouchesEnded = false
-      recognizer.delegate = self
-      window.addGestureRecognizer(recognizer)
-    }
-
-    nonisolated func gestureRecognizer(
-      _ gestureRecognizer: UIGestureRecognizer,
-      shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
-    ) -> Bool { true }
   }
 
   /// UIKit's background task, as the assertion the app's commit runs inside.
@@ -143,21 +131,6 @@
 
     func end(_ identifier: Int) {
       UIApplication.shared.endBackgroundTask(UIBackgroundTaskIdentifier(rawValue: identifier))
-    }
-  }
-
-  /// Reports a touch and then fails at once, so no other recognizer or view is affected.
-  final class TouchObserver: UIGestureRecognizer {
-    let tracker: Tracker
-
-    init(tracker: Tracker) {
-      self.tracker = tracker
-      super.init(target: nil, action: nil)
-    }
-
-    override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent) {
-      tracker.interacted()
-      state = .failed
     }
   }
 #endif

@@ -1,7 +1,6 @@
 #if canImport(UIKit) && !os(watchOS)
   public import Dwell
   public import UIKit
-  internal import ObjectiveC
 
   /// A controller that names itself, or opts in or out of tracking.
   ///
@@ -10,20 +9,36 @@
   ///   var dwellScreenName: String? { "Lessons" }
   /// }
   /// extension DebugMenuController: DwellScreen {
-  ///   var dwellIsTracked: Bool? { false }
+  ///   var dwellIsTracked: Bool { false }
   /// }
   /// ```
-  @MainActor
-  public protocol DwellScreen: UIViewController {
-    /// The screen's name; `nil` for the cleaned class name.
-    var dwellScreenName: String? { get }
-    /// `true` to always track, `false` never, `nil` to follow the policy.
-    var dwellIsTracked: Bool? { get }
+  ///
+  /// Both requirements are optional Objective-C requirements, read through the Objective-C
+  /// runtime on the controller itself (`respondsToSelector:`, then a message send), never
+  /// through a default in a protocol extension: a subclass's own `dwellScreenName` or
+  /// `dwellIsTracked` is always the one used, also when only its superclass adopted the
+  /// protocol (its members that match a requirement are `@objc`), and one that overrides the
+  /// superclass's is dispatched dynamically like any `@objc` member. Not implemented means
+  /// the default: the cleaned class name, and the policy decides whether it is tracked.
+  @MainActor @objc
+  public protocol DwellScreen {
+    /// The screen's name; `nil` (or not implemented) for the cleaned class name.
+    @objc optional var dwellScreenName: String? { get }
+    /// `true` to always track, `false` never; not implemented to follow the policy.
+    @objc optional var dwellIsTracked: Bool { get }
   }
 
-  extension DwellScreen {
-    public var dwellScreenName: String? { nil }
-    public var dwellIsTracked: Bool? { nil }
+  extension DwellUIKit {
+    /// The name `controller` gives itself (``DwellScreen/dwellScreenName``), if any.
+    static func customName(of controller: UIViewController) -> String? {
+      guard let screen = controller as? any DwellScreen, let name = screen.dwellScreenName else { return nil }
+      return name
+    }
+
+    /// Whether `controller` opts in or out (``DwellScreen/dwellIsTracked``), `nil` to follow the policy.
+    static func optIn(of controller: UIViewController) -> Bool? {
+      (controller as? any DwellScreen)?.dwellIsTracked
+    }
   }
 
   /// Screen tracking for UIKit: automatic (one call) or explicit (no swizzling).
@@ -45,7 +60,6 @@
     /// screens shown before it are kept.
     static let coordinator = ScreenCoordinator()
     static var lifecycle: LifecycleObserver?
-    static var swizzled = false
     /// The controllers whose screens are shown, to find those UIKit no longer shows.
     static var controllers: [ScreenInstance: Weak] = [:]
 
@@ -74,25 +88,6 @@
     public static var policy: ScreenPolicy {
       get { coordinator.policy }
       set { coordinator.policy = newValue }
-    }
-
-    /// Tracks every view controller's appearance by exchanging the implementations of
-    /// `viewDidAppear(_:)` and `viewDidDisappear(_:)` once. For teams that forbid method
-    /// swizzling, call ``screenDidAppear(_:)``/``screenDidDisappear(_:)`` instead, or
-    /// subclass ``TrackedViewController``.
-    public static func trackScreensAutomatically() {
-      guard !swizzled else { return }
-      swizzled = true
-      exchange(#selector(UIViewController.viewDidAppear(_:)), #selector(UIViewController.dwell_viewDidAppear(_:)))
-      exchange(
-        #selector(UIViewController.viewDidDisappear(_:)), #selector(UIViewController.dwell_viewDidDisappear(_:)))
-    }
-
-    private static func exchange(_ original: Selector, _ replacement: Selector) {
-      guard let a = class_getInstanceMethod(UIViewController.self, original),
-        let b = class_getInstanceMethod(UIViewController.self, replacement)
-      else { return }
-      method_exchangeImplementations(a, b)
     }
 
     /// Call from `viewDidAppear(_:)` (explicit mode).
@@ -192,7 +187,6 @@
 
     /// The controller's facts now, as ``ScreenCoordinator/handle(_:)`` takes them.
     static func describe(_ controller: UIViewController, animated: Bool = false) -> ControllerDescription {
-      let named = controller as? any DwellScreen
       let facts = classFacts(of: controller)
       let window = controller.viewIfLoaded?.window
       return ControllerDescription(
@@ -201,20 +195,8 @@
         style: style(of: controller), window: instance(window), windowScene: instance(window?.windowScene),
         animated: animated, isMovingToParent: controller.isMovingToParent,
         isMovingFromParent: controller.isMovingFromParent, isBeingPresented: controller.isBeingPresented,
-        isBeingDismissed: controller.isBeingDismissed, customName: named?.dwellScreenName,
-        optIn: named?.dwellIsTracked)
-    }
-  }
-
-  extension UIViewController {
-    @objc dynamic func dwell_viewDidAppear(_ animated: Bool) {
-      dwell_viewDidAppear(animated)  // the original, after the exchange
-      DwellUIKit.screenDidAppear(self)
-    }
-
-    @objc dynamic func dwell_viewDidDisappear(_ animated: Bool) {
-      dwell_viewDidDisappear(animated)
-      DwellUIKit.screenDidDisappear(self)
+        isBeingDismissed: controller.isBeingDismissed, customName: customName(of: controller),
+        optIn: optIn(of: controller))
     }
   }
 

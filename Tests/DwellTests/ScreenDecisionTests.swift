@@ -173,24 +173,6 @@ import Testing
     #expect(screens.shownControllers == [ScreenInstance("Detail")])
   }
 
-  @Test func everyWindowIsWatchedForTouchesOnceSoAnAppInUseKeepsCounting() {
-    let device = Device(idleTimeout: .seconds(30))
-    let lifecycle = AppLifecycle.shared(for: device.tracker)
-    // Windows that exist at start, from UIKit's start() and SwiftUI's trackAppLifecycle() alike.
-    #expect(lifecycle.shouldWatchTouches(in: ScreenInstance("w1")))
-    #expect(lifecycle.shouldWatchTouches(in: ScreenInstance("w2")))
-    #expect(!lifecycle.shouldWatchTouches(in: ScreenInstance("w1")))
-    #expect(lifecycle.shouldWatchTouches(in: ScreenInstance("w3")))  // a new window
-    lifecycle.scenes.scene(ScreenInstance("w1"), is: .foregroundActive)
-    for _ in 0..<5 {
-      device.wait(20)
-      device.tracker.interacted()  // what the watched window's touch observer sends
-    }
-    #expect(device.appTime == 100)
-    device.wait(100)
-    #expect(device.appTime == 130)  // idle after 30 s without a touch
-  }
-
   /// Keeps what the background assertion was asked.
   final class Assertion: BackgroundAssertion {
     var log: [String] = []

@@ -73,4 +73,27 @@ import Testing
     #expect(model.revision > revision)
     #expect(model.isUnlocked("bonus"))
   }
+
+  /// The model's clock refreshes while time accrues and stops once the app leaves: a view
+  /// reading the model was redrawn every second in the background too.
+  @Test func theClockRefreshesOnlyWhileTheAppIsActive() {
+    let sim = Self.simulation()  // launched and active
+    let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
+    func ticks(_ n: Int) -> Int {
+      let before = model.revision
+      for _ in 0..<n {
+        sim.wait(.seconds(1))
+        model.tick()
+      }
+      return model.revision - before
+    }
+    #expect(ticks(3) == 3)
+    sim.tracker.record(.inactive)
+    sim.tracker.record(.background)
+    #expect(ticks(1) == 1)  // the figures it ended with
+    #expect(ticks(10) == 0)
+    sim.tracker.record(.foreground)
+    sim.tracker.record(.active)
+    #expect(ticks(2) == 2)
+  }
 }

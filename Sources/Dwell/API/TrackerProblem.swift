@@ -24,6 +24,10 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
   /// ``Tracker/configureShared(_:)`` came after ``Tracker/shared`` was first used: the
   /// shared tracker had already started with the default configuration, which it keeps.
   case configuredTooLate
+  /// UIKit called a method Dwell observes (`viewDidAppear(_:)`) off the main thread, which
+  /// UIKit does not support: Dwell handled it on the main queue instead of trapping. Reported
+  /// once per process; the text names the method and the controller's class.
+  case offMainThread(String)
 
   public var description: String {
     switch self {
@@ -36,6 +40,8 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
     case .rulesRefused(let error): return "the rules were refused, the previous ones keep running: \(error)"
     case .configuredTooLate:
       return "configureShared came after Tracker.shared was first used; the default configuration stays"
+    case .offMainThread(let what):
+      return "\(what) was called off the main thread; Dwell handled it on the main queue"
     }
   }
 }

@@ -2,8 +2,9 @@
   public import Observation
 
   /// An observable view of a tracker for SwiftUI: it answers every query of
-  /// ``UsageQueries``, and views that ask update as time accrues (every second by default)
-  /// and as rules unlock.
+  /// ``UsageQueries``, and views that ask update as time accrues (every second by default,
+  /// while the app is active: in the background or inactive nothing accrues, and after one
+  /// last refresh the views are left alone) and as rules unlock.
   ///
   /// ```swift
   /// struct LessonsBadge: View {
@@ -25,15 +26,18 @@
     /// Bumped on every refresh; reading any figure makes a view depend on it.
     package private(set) var revision = 0
     @ObservationIgnored private var tasks: [Task<Void, Never>] = []
+    /// Whether the app was active at the previous tick.
+    @ObservationIgnored private var wasActive = false
 
-    /// Creates a model that refreshes every `interval` and on every unlock.
+    /// Creates a model that refreshes every `interval` while the app is active, and on every
+    /// unlock.
     public init(tracker: Tracker, refreshEvery interval: Duration = .seconds(1)) {
       self.tracker = tracker
       tasks.append(
         Task { [weak self] in
           while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            self?.refresh()
+            self?.tick()
           }
         })
       // The streams are made here, not in the tasks: a task starts later, and an unlock in
@@ -57,6 +61,15 @@
 
     /// Re-reads the figures now (views update).
     public func refresh() { revision &+= 1 }
+
+    /// One interval of the model's clock: a refresh while the app is active (time accrues),
+    /// and one more at the tick that finds it no longer active (the figures it ended with);
+    /// none after that, so views that read the model are not redrawn while nothing changes.
+    package func tick() {
+      let active = tracker.engine?.isActive ?? false
+      if active || wasActive { refresh() }
+      wasActive = active
+    }
 
     /// The tracker's source. Every query reads it, which makes a view that asks depend on
     /// the model's revision: the view updates on each refresh.

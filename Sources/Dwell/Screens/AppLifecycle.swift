@@ -4,16 +4,17 @@ package import Foundation
 /// shared by UIKit's `DwellUIKit.start()` and SwiftUI's `trackAppLifecycle()` in every window,
 /// so that nothing is counted or observed twice.
 ///
-/// It holds the ``scenes`` coordinator every scene feeds, the windows whose touches are
-/// watched, the clock, time-zone and termination observers, and the commit made when the app
-/// enters the background. The platform parts (gesture recognizers, background tasks) stay in
+/// It holds the ``scenes`` coordinator every scene feeds, which windows get interaction
+/// observers, the SwiftUI windows shown, the clock, time-zone and termination observers, and
+/// the commit made when the app enters the background. The platform parts (gesture recognizers, background tasks) stay in
 /// the adapters; what they decide is here, where it runs on Linux.
 @MainActor
 package final class AppLifecycle {
   /// The app's scenes, combined into one app lifecycle.
   package let scenes: SceneCoordinator
   private weak var tracker: Tracker?
-  private var watchedWindows: Set<ScreenInstance> = []
+  private var shownWindows: Set<ScreenInstance> = []
+  private var observingNewWindows = false
   private var observers: [any NSObjectProtocol] = []
   private var observing = false
   private var assertion: (any BackgroundAssertion)?
@@ -39,10 +40,45 @@ package final class AppLifecycle {
     return lifecycle
   }
 
-  /// Whether to watch the touches of `window`: `true` the first time a window is offered
-  /// (those that exist when tracking starts, and each new one), never twice.
-  package func shouldWatchTouches(in window: ScreenInstance) -> Bool {
-    watchedWindows.insert(window).inserted
+  /// The name of Dwell's interaction observers (the gesture recognizers that see touches,
+  /// presses, pointer hover and scrolling for the idle timeout, in either adapter).
+  package static let observerName = "Dwell interaction observer"
+
+  /// Whether a window whose gesture recognizers have these names needs Dwell's interaction
+  /// observers: every window, those there at start and each new one, unless it has them
+  /// already (added by the other adapter, or at an earlier offer). The window itself says so,
+  /// not an identity kept here: a new window at a freed one's address is watched too.
+  package func shouldWatch(windowWithRecognizers names: [String?]) -> Bool {
+    !names.contains(Self.observerName)
+  }
+
+  /// Whether the caller should observe windows that become visible later (to give each its
+  /// observers): `true` once per app, for the first adapter or window that asks.
+  package func shouldObserveNewWindows() -> Bool {
+    defer { observingNewWindows = true }
+    return !observingNewWindows
+  }
+
+  /// A SwiftUI window's root view appeared (`trackAppLifecycle()`'s `onAppear`) in `state`:
+  /// the window is one of the app's scenes again.
+  package func windowAppeared(_ window: ScreenInstance, in state: SceneCoordinator.SceneState) {
+    shownWindows.insert(window)
+    scenes.scene(window, is: state)
+  }
+
+  /// A shown SwiftUI window's scene phase changed. Ignored once its root view has left the
+  /// hierarchy: a phase change then must not bring back a window that is gone.
+  package func window(_ window: ScreenInstance, is state: SceneCoordinator.SceneState) {
+    guard shownWindows.contains(window) else { return }
+    scenes.scene(window, is: state)
+  }
+
+  /// A SwiftUI window's root view left the hierarchy (`onDisappear`): its scene is removed
+  /// (`unattached`), so a window that is gone never keeps the app active; when it was the last
+  /// one, the app enters the background.
+  package func windowDisappeared(_ window: ScreenInstance) {
+    guard shownWindows.remove(window) != nil else { return }
+    scenes.scene(window, is: .unattached)
   }
 
   /// Records wall-clock and time-zone changes (read from `wallClock`) and terminates the
