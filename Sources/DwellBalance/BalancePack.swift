@@ -27,6 +27,8 @@ package struct BalancePack: Sendable {
   /// Whether each user needs a fresh Lua state (scripted checks or plugins).
   package let stateful: Bool
   private let scripts: [(name: String, text: String)]?
+  /// The Lua pack's name (`LuaRulePack.name(ofPath:)`), which keys its plugins' states.
+  private let name: String?
   private let shared: [Rule]
 
   /// Reads a pack: a `.json` rules file, a `.lua` file or a directory of them.
@@ -39,16 +41,17 @@ package struct BalancePack: Sendable {
       throw RuleError("\(path): no such file or directory")
     }
     if isDirectory.boolValue || path.hasSuffix(".lua") {
-      let scripts = try LuaRulePack.read(path)
-      let pack = try LuaRulePack(scripts: scripts)
+      let pack = try LuaRulePack(contentsOf: path)  // named as a tracker names it
+      name = pack.name
       levels = pack.levels
       plugins = pack.plugins
       stateful = !pack.plugins.isEmpty || pack.rules.contains { Self.isScripted($0.condition) }
-      self.scripts = scripts
+      self.scripts = pack.scripts
       shared = stateful ? [] : pack.rules
       rules = pack.rules.map(Self.info)
     } else {
       let source = try RuleSource.load(path)
+      name = nil
       levels = []
       plugins = []
       stateful = false
@@ -83,7 +86,7 @@ package struct BalancePack: Sendable {
       configuration.rules = shared
       return configuration
     }
-    let pack = try LuaRulePack(scripts: scripts)
+    let pack = try LuaRulePack(scripts: scripts, name: name)
     if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
     configuration.rules = pack.rules
     configuration.listeners = pack.plugins.isEmpty ? [] : [pack]

@@ -28,7 +28,8 @@ extension Simulator {
   }
 
   /// Watches the rules in the background (interactive mode, and `--watch`): a change is
-  /// applied at once and `onChange` is called.
+  /// applied at once and `onChange` is called. A save since the rules were loaded (the
+  /// poller's baseline, taken before that load) is applied first, so none is missed.
   public func watchRules() {
     guard let path = options.rulesPath else { return }
     let watcher = RuleWatcher(path: path) { [weak self] result in
@@ -36,8 +37,12 @@ extension Simulator {
       self.lock.withLock { if !self.closed { self.applyReload(result) } }
       self.onChange?()
     }
-    lock.withLock { self.watcher = watcher }
+    let caughtUp = lock.withLock {
+      self.watcher = watcher
+      return !closed && poller?.checkNow() == true
+    }
     watcher.start()
+    if caughtUp { onChange?() }
   }
 
   /// Checks the rules for changes now (before each command when not watching), or reloads

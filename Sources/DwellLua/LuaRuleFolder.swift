@@ -26,7 +26,7 @@ public struct LuaRuleFolder: RulePackSource {
     try LuaRulePack(contentsOf: url.path, limits: limits)
   }
 
-  package func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any ScheduledWork {
+  package func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any RulePackWatch {
     let limits = limits
     let watcher = RuleWatcher(path: url.path, limits: limits, interval: interval) { result in
       reload(
@@ -37,13 +37,13 @@ public struct LuaRuleFolder: RulePackSource {
           return .success(pack)
         })
     }
-    watcher.start()
-    return WatcherWork(watcher: watcher)
+    return WatcherWork(watcher: watcher)  // the baseline is taken now; polling starts with start()
   }
 }
 
-/// Stops a watcher when cancelled.
-private struct WatcherWork: ScheduledWork {
+/// A watcher as a tracker holds it: started after the launch load, stopped when cancelled.
+private struct WatcherWork: RulePackWatch {
   let watcher: RuleWatcher
+  func start() { watcher.start() }
   func cancel() { watcher.stop() }
 }

@@ -35,7 +35,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   public let name: String
   let runtime: LuaRuntime
   /// The scripts and limits it was loaded from (`loadedAfresh()` loads them afresh).
-  let scripts: [(name: String, text: String)]
+  package let scripts: [(name: String, text: String)]
   let limits: ScriptLimits
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
@@ -80,12 +80,20 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     for rule in rules { rule.condition.bind(to: runtime, rule: rule.id) }
   }
 
-  /// Loads a `.lua` file, or every `.lua` file in a directory (sorted by name).
+  /// Loads a `.lua` file, or every `.lua` file in a directory (sorted by name). The pack is
+  /// named after the path (``name(ofPath:)``): the folder's name, or the file's without `.lua`.
   public convenience init(contentsOf path: String, limits: ScriptLimits = ScriptLimits()) throws(RuleError) {
-    try self.init(scripts: Self.read(path), limits: limits, name: Self.defaultName([path]))
+    try self.init(scripts: Self.read(path), limits: limits, name: Self.name(ofPath: path))
   }
 
-  /// The single file's name, or the folder the files share, without `.lua`.
+  /// The name of the pack loaded from `path`, however it is loaded (a tracker at launch and
+  /// on every reload, `dwell sim`, `test`, `balance`, `replay --rules`): the folder's name,
+  /// whatever files it holds, or the file's name without `.lua`. Plugin states are kept
+  /// under it, so it must not change between loads of the same path.
+  package static func name(ofPath path: String) -> String { defaultName([path]) }
+
+  /// The single file's name, or the folder the files share, without `.lua` (for scripts
+  /// given without a path, ``init(scripts:limits:name:)``).
   static func defaultName(_ paths: [String]) -> String {
     let folders = Set(paths.map { $0.split(separator: "/").dropLast().last.map(String.init) ?? "" })
     if paths.count > 1, folders.count == 1, let folder = folders.first, !folder.isEmpty { return folder }

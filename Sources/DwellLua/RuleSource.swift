@@ -21,9 +21,8 @@ public struct RuleSource: Sendable {
       throw RuleError("\(path): no such file or directory")
     }
     if isDirectory.boolValue || path.hasSuffix(".lua") {
-      let scripts = try LuaRulePack.read(path)
-      let pack = try LuaRulePack(scripts: scripts, limits: limits)
-      return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
+      let pack = try LuaRulePack(contentsOf: path, limits: limits)  // named as a tracker names it
+      return RuleSource(rules: pack.rules, pack: pack, scripts: pack.scripts, limits: limits)
     }
     let data = try RuleFile.read(path)
     let rules = try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path)
@@ -38,7 +37,9 @@ public struct RuleSource: Sendable {
   /// The same rules in a fresh Lua state, as if just loaded from the same texts: plugin
   /// state and diagnostics start again (for a simulation that restarts its world).
   package func fresh() -> RuleSource {
-    guard pack != nil, let pack = try? LuaRulePack(scripts: scripts, limits: limits) else { return self }
+    guard let old = pack, let pack = try? LuaRulePack(scripts: scripts, limits: limits, name: old.name) else {
+      return self
+    }
     return RuleSource(rules: pack.rules, pack: pack, scripts: scripts, limits: limits)
   }
 }

@@ -4,7 +4,15 @@
 package protocol RulePackSource: Sendable {
   /// Loads the pack as it is now.
   func load() throws(RuleError) -> any RulePack
-  /// Calls `reload` with each new version of the pack (or the error that kept it out)
-  /// until the returned work is cancelled.
-  func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any ScheduledWork
+  /// Makes a watch whose baseline is the source as it is now; once started it calls
+  /// `reload` with each version saved after that baseline (or the error that kept one out)
+  /// until cancelled. Made before the first ``load()``, it misses no save made after launch.
+  func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any RulePackWatch
+}
+
+/// A watch on a ``RulePackSource``: its baseline is taken when it is made, it looks for
+/// changes from ``start()`` on, and stops when cancelled.
+package protocol RulePackWatch: ScheduledWork {
+  /// Starts looking for changes since the baseline.
+  func start()
 }

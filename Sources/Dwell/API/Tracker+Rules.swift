@@ -101,19 +101,10 @@ extension Tracker {
 
   // MARK: The rules directory
 
-  /// Loads the configured rules directory before the first engine is made.
+  /// Loads the configured rules directory before the first engine is made. Its watch is
+  /// made first, so its baseline is the folder before this load: a save at any moment
+  /// after (while the store opens, say) is reloaded once watching starts.
   func loadRulesDirectory() {
-    guard let source = configuration.rulePackSource else { return }
-    do {
-      try setPack(try source.load())
-    } catch {
-      // Reported by setPack, or here when the pack did not load.
-      if lastProblem != .rulesRefused(error) { report(.rulesRefused(error)) }
-    }
-  }
-
-  /// Watches the rules directory; each version that loads replaces the pack.
-  func startWatchingRules() {
     guard let source = configuration.rulePackSource else { return }
     let work = source.watch { [weak self] result in
       guard let self else { return }
@@ -126,5 +117,16 @@ extension Tracker {
       $0?.cancel()
       $0 = work
     }
+    do {
+      try setPack(try source.load())
+    } catch {
+      // Reported by setPack, or here when the pack did not load.
+      if lastProblem != .rulesRefused(error) { report(.rulesRefused(error)) }
+    }
+  }
+
+  /// Starts the rules directory's watch; each version that loads replaces the pack.
+  func startWatchingRules() {
+    watch.withLock { $0?.start() }
   }
 }

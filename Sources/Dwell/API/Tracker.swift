@@ -36,7 +36,7 @@ public final class Tracker: Sendable {
   /// The rules, pack, listeners and host values in force (``setRules(_:pack:)``).
   let live: Locked<LiveRules>
   /// The watch on the configuration's rule pack source (`rulesDirectory`).
-  let watch = Locked<(any ScheduledWork)?>(nil)
+  let watch = Locked<(any RulePackWatch)?>(nil)
   /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
   let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)
 
