@@ -148,4 +148,19 @@ import Testing
     #expect(try await Self.stateKeys(tracker) == ["lua:host-rules/counter"])
     tracker.terminate()
   }
+
+  /// `dwell sim` loads the folder, then starts its background watcher (interactive mode,
+  /// `--watch`): a save in between is reloaded, not lost to the watcher's later baseline.
+  @Test func aSaveBeforeTheSimWatchesIsReloaded() throws {
+    let dir = TemporaryStore()
+    let folder = try Self.folder(files: 1, in: dir)
+    let utc = try #require(TimeZone(secondsFromGMT: 0))
+    let simulator = try Simulator(
+      options: Simulator.Options(rulesPath: folder, start: parseWall("2026-05-04T07:00:00Z"), timeZone: utc))
+    defer { simulator.close() }
+    try (Self.counter + "\n-- saved before watching\n")
+      .write(toFile: folder + "/counter.lua", atomically: true, encoding: .utf8)
+    simulator.watchRules()
+    #expect(simulator.log.contains { $0.text.hasPrefix("Rules reloaded") }, "\(simulator.log.map(\.text))")
+  }
 }
