@@ -158,6 +158,28 @@ import Testing
     #expect(app.events == [.appear(screen: "Extras", id: section), .disappear(id: section)])
   }
 
+  @Test func leavingTheHierarchyEndsTheVisitAndScrollVisibilityAloneDoesNotStartOne() throws {
+    let app = try App()
+    let section = ScreenInstance("section")
+    var facts = SwiftUIScreens.Facts(phase: .foregroundActive, waitsForScroll: true)
+    facts.scrolledIn = true  // a report before onAppear
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    facts.inHierarchy = true
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    facts.inHierarchy = false  // the tab changed while it was visible
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    facts.scrolledIn = false
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    facts.scrolledIn = true
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    facts.inHierarchy = true
+    app.swiftUI.update(section, name: "Extras", facts: facts)
+    #expect(
+      app.events == [
+        .appear(screen: "Extras", id: section), .disappear(id: section), .appear(screen: "Extras", id: section),
+      ])
+  }
+
   @Test func aVisibleSectionFollowsItsSceneAndTheCoversOfItsWindow() throws {
     let app = try App()
     app.uikit.connect()

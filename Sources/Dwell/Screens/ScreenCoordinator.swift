@@ -215,10 +215,7 @@ package final class ScreenCoordinator {
   package func covers(window: ScreenInstance?, host: ScreenInstance?) -> Bool {
     guard let window else { return false }
     let screen = Visible(id: host ?? window, name: "", scene: nil, window: window, paused: false)
-    return covers.contains { cover in
-      if host == nil, cover.style == .overCurrentContext { return false }
-      return covers(screen, cover)
-    }
+    return covers.contains { covers(screen, $0) }  // without a host, no context holds it
   }
 
   private func isPaused(_ screen: Visible) -> Bool {
