@@ -18,23 +18,14 @@
         .onAppear {
           let app = AppLifecycle.shared(for: tracker)
           PlatformLifecycle.install(in: app, tracker: tracker)
-          app.windowAppeared(window, in: state(scenePhase))
+          app.windowAppeared(window, in: SceneCoordinator.SceneState(scenePhase))
         }
         .onChange(of: scenePhase) { _, phase in
-          AppLifecycle.shared(for: tracker).window(window, is: state(phase))
+          AppLifecycle.shared(for: tracker).window(window, is: SceneCoordinator.SceneState(phase))
         }
         .onDisappear {
           AppLifecycle.shared(for: tracker).windowDisappeared(window)
         }
-    }
-
-    private func state(_ phase: ScenePhase) -> SceneCoordinator.SceneState {
-      switch phase {
-      case .active: return .foregroundActive
-      case .inactive: return .foregroundInactive
-      case .background: return .background
-      @unknown default: return .foregroundInactive
-      }
     }
   }
 #endif

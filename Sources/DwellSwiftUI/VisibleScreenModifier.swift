@@ -10,7 +10,8 @@
     /// `onAppear` for them while they are still off screen, so ``trackScreen(_:tracker:)``
     /// would count a section the user never scrolled to. A view here does not count until
     /// SwiftUI reports it visible, so use it for content of a scroll view (elsewhere, use
-    /// ``trackScreen(_:tracker:)``).
+    /// ``trackScreen(_:tracker:)``). Like ``trackScreen(_:tracker:)``, it counts only while its
+    /// scene is active and no UIKit `overFullScreen` presentation covers it.
     ///
     /// ```swift
     /// ScrollView {
@@ -24,28 +25,45 @@
     }
   }
 
-  /// ``View/trackScreen(_:whenVisible:tracker:)``: one identity for the view's lifetime, counted
-  /// while ``ScreenVisibility`` says so.
+  /// ``View/trackScreen(_:whenVisible:tracker:)``: one identity for the view's lifetime, whose
+  /// facts (on screen, scrolled into view, its scene's phase, its window) ``SwiftUIScreens``
+  /// turns into events.
   struct VisibleScreenModifier: ViewModifier {
     let name: String
     let threshold: Double
     let tracker: Tracker
+    @Environment(\.scenePhase) private var scenePhase
     @State private var id = ScreenInstance(UUID().uuidString)
-    @State private var visibility = ScreenVisibility()
+    @State private var facts = SwiftUIScreens.Facts(phase: .foregroundActive, waitsForScroll: true)
 
     func body(content: Content) -> some View {
       content
-        .onAppear { apply(visibility.inHierarchy(true)) }
-        .onDisappear { apply(visibility.inHierarchy(false)) }
-        .onScrollVisibilityChange(threshold: threshold) { visible in apply(visibility.visible(visible)) }
+        .onAppear {
+          change {
+            $0.phase = SceneCoordinator.SceneState(scenePhase)
+            $0.inHierarchy = true
+          }
+        }
+        .onDisappear { change { $0.inHierarchy = false } }
+        .onScrollVisibilityChange(threshold: threshold) { visible in change { $0.scrolledIn = visible } }
+        .onChange(of: scenePhase) { _, phase in change { $0.phase = SceneCoordinator.SceneState(phase) } }
+        #if canImport(UIKit) && !os(watchOS)
+          .background {
+            ScreenPlacementProbe { window, host in
+              change {
+                $0.window = window
+                $0.host = host
+              }
+            }
+          }
+        #endif
     }
 
-    private func apply(_ change: ScreenVisibility.Change?) {
-      switch change {
-      case .appear: tracker.screenAppeared(name, id: id)
-      case .disappear: tracker.screenDisappeared(id: id)
-      case nil: break
-      }
+    private func change(_ body: (inout SwiftUIScreens.Facts) -> Void) {
+      var next = facts
+      body(&next)
+      facts = next
+      AppLifecycle.shared(for: tracker).screens.update(id, name: name, facts: next)
     }
   }
 #endif

@@ -19,6 +19,7 @@
       app = AppLifecycle.shared(for: tracker)
       super.init()
       screens.lifecycle = feedsAppLifecycle ? app.scenes : nil
+      app.screens.coordinator = screens  // its covers pause SwiftUI screens too
       let center = NotificationCenter.default
       // A Notification is not Sendable: only its object, cast to a main-actor (so Sendable)
       // UIKit class, enters the main actor.

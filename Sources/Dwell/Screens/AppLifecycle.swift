@@ -5,13 +5,16 @@ package import Foundation
 /// so that nothing is counted or observed twice.
 ///
 /// It holds the ``scenes`` coordinator every scene feeds, which windows get interaction
-/// observers, the SwiftUI windows shown, the clock, time-zone and termination observers, and
+/// observers, the SwiftUI windows and screens shown, the clock, time-zone and termination observers, and
 /// the commit made when the app enters the background. The platform parts (gesture recognizers, background tasks) stay in
 /// the adapters; what they decide is here, where it runs on Linux.
 @MainActor
 package final class AppLifecycle {
   /// The app's scenes, combined into one app lifecycle.
   package let scenes: SceneCoordinator
+  /// The app's SwiftUI screens (`trackScreen`), paused by their scene and by the covers of
+  /// the UIKit coordinator DwellUIKit sets there.
+  package let screens: SwiftUIScreens
   private weak var tracker: Tracker?
   private var shownWindows: Set<ScreenInstance> = []
   private var observingNewWindows = false
@@ -22,6 +25,7 @@ package final class AppLifecycle {
   private init(tracker: Tracker) {
     self.tracker = tracker
     scenes = SceneCoordinator { [weak tracker] event in tracker?.record(event) }
+    screens = SwiftUIScreens { [weak tracker] event in tracker?.record(event) }
     scenes.onBackground = { [weak self] in self?.commitInBackground() }
   }
 

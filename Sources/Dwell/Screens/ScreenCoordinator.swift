@@ -16,6 +16,9 @@ package final class ScreenCoordinator {
   /// app (SwiftUI's `trackAppLifecycle()`) feeds it.
   package var lifecycle: SceneCoordinator?
   private var emit: ((LifecycleEvent) -> Void)?
+  /// Called after each change of covers or scene states (``SwiftUIScreens`` re-decides its
+  /// screens' pauses).
+  package var onChange: (() -> Void)?
 
   /// What the controllers last reported, for the ancestry of later callbacks: `parent` and
   /// `presenting` as last reported for each. Forgotten with their scene, or when there are
@@ -194,7 +197,7 @@ package final class ScreenCoordinator {
   }
 
   /// Pauses the visible instances that are covered or whose scene is not active, resumes
-  /// the others.
+  /// the others; then tells ``onChange``.
   private func refresh() {
     for index in visible.indices {
       let paused = isPaused(visible[index])
@@ -202,6 +205,17 @@ package final class ScreenCoordinator {
       visible[index].paused = paused
       emit?(paused ? .pause(id: visible[index].id) : .resume(id: visible[index].id))
     }
+    onChange?()
+  }
+
+  /// Whether a presentation covers a view that is not a controller (a SwiftUI screen) in
+  /// `window`, held by the view of controller `host`: by the rules of UIKit screens, with
+  /// `host` in the place of the screen's controller. Without a window nothing covers it;
+  /// without a host, only `overFullScreen` presentations in its window do.
+  package func covers(window: ScreenInstance?, host: ScreenInstance?) -> Bool {
+    guard let window else { return false }
+    let screen = Visible(id: host ?? window, name: "", scene: nil, window: window, paused: false)
+    return covers.contains { covers(screen, $0) }  // without a host, no context holds it
   }
 
   private func isPaused(_ screen: Visible) -> Bool {
