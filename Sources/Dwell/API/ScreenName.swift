@@ -18,8 +18,45 @@ public enum ScreenName {
   }
 
   /// Whether `clean(name)` is `name`: not empty, at most 200 UTF-8 bytes (so at most 200
-  /// characters), no control character, no white space or newline at either end.
-  private static func isClean(_ name: String) -> Bool {
+  /// characters), no control character, no white space or newline at either end. Every
+  /// screen appearance asks (the hot path), so the bytes answer when both ends are ASCII.
+  @inline(__always)
+  static func isClean(_ name: String) -> Bool {
+    if let verdict = name.utf8.withContiguousStorageIfAvailable(isClean(utf8:)), let verdict { return verdict }
+    return isCleanScalars(name)
+  }
+
+  /// ``isClean(_:)`` from the UTF-8 bytes: `nil` when an end is not ASCII (which white space
+  /// beyond ASCII is trimmed is `CharacterSet`'s to say). Swift strings are valid UTF-8, so
+  /// the controls beyond ASCII (U+0080-U+009F) are exactly the byte pairs C2 80 to C2 9F.
+  private static func isClean(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard let first = bytes.first, let last = bytes.last, bytes.count <= 200 else { return false }
+    guard first < 0x80, last < 0x80 else { return nil }
+    // A space at either end is trimmed; tabs and newlines are controls, refused below.
+    if first == 0x20 || last == 0x20 { return false }
+    // One pass without branches (it vectorises): any byte beyond ASCII, any ASCII control
+    // (below 0x20, or 0x7F: exactly the bytes b for which (b + 1) & 0x7F is below 0x21,
+    // which sets the top bit of that minus 0x21).
+    var beyond: UInt8 = 0
+    var controls: UInt8 = 0
+    for byte in bytes {
+      beyond |= byte
+      controls |= ((byte &+ 1) & 0x7F) &- 0x21
+    }
+    if beyond < 0x80 { return controls < 0x80 }
+    var index = 0
+    while index < bytes.count {
+      let byte = bytes[index]
+      if byte < 0x20 || byte == 0x7F { return false }
+      // C2 is a lead byte: the next byte is its continuation (the string is valid UTF-8).
+      if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] < 0xA0 { return false }
+      index += 1
+    }
+    return true
+  }
+
+  /// ``isClean(_:)`` scalar by scalar, for names whose ends are not ASCII.
+  private static func isCleanScalars(_ name: String) -> Bool {
     let scalars = name.unicodeScalars
     guard let first = scalars.first, let last = scalars.last, name.utf8.count <= 200,
       !isTrimmed(first), !isTrimmed(last)

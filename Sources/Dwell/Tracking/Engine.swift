@@ -146,16 +146,53 @@ package final class Engine: Sendable {
   /// - Complexity: O(1), no I/O, no allocation in steady state.
   @inline(__always)
   package func record(_ event: LifecycleEvent) {
-    record(event, at: systemClock?.now() ?? clock.now())
+    let waiting = stamp(event)
+    if mustRespond(to: event, waiting: waiting) { respond(to: event, waiting: waiting) }
   }
 
   /// Records an event that happened at `instant` (on this engine's clock), such as one
   /// buffered while the store was opening. Instants before the previous event's count as it.
   /// Screen names are cleaned here (``ScreenName/clean(_:)``), whatever recorded them.
   package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
-    var event = event
-    if case .appear(let screen, let id) = event { event = .appear(screen: ScreenName.clean(screen), id: id) }
-    let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
+    let waiting = append(event, at: instant)
+    if mustRespond(to: event, waiting: waiting) { respond(to: event, waiting: waiting) }
+  }
+
+  /// The hot path's first half: stamps `event` with the clock now and appends it to the
+  /// buffer (``append(_:at:)``). Returns the number of events now waiting. A ``Tracker``
+  /// calls it under its phase lock, so that the engine stays alive without a retain.
+  @inline(__always)
+  func stamp(_ event: LifecycleEvent) -> Int {
+    append(event, at: systemClock?.now() ?? clock.now())
+  }
+
+  /// Appends `event`, stamped `instant`, to the buffer, its screen name cleaned
+  /// (``ScreenName/clean(_:)``; a clean name, the usual case, is checked, not copied).
+  /// Returns the number of events now waiting.
+  @inline(__always)
+  func append(_ event: LifecycleEvent, at instant: MonotonicInstant) -> Int {
+    if case .appear(let screen, let id) = event, !ScreenName.isClean(screen) {
+      return buffer.append(StampedEvent(at: instant.nanoseconds, event: .appear(screen: ScreenName.clean(screen), id: id)))
+    }
+    return buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
+  }
+
+  /// The hot path's second half: whether `event`, appended with `waiting` events now in
+  /// the buffer, needs ``respond(to:waiting:)``. Screen events and touches usually do not:
+  /// the writer applies them when it next runs.
+  @inline(__always)
+  func mustRespond(to event: LifecycleEvent, waiting: Int) -> Bool {
+    switch event {
+    case .appear, .disappear, .interact:
+      return synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+    case .active, .inactive, .background, .foreground, .clockChanged, .terminate:
+      return true
+    }
+  }
+
+  /// What an appended `event` makes the engine do, `waiting` events now in the buffer:
+  /// process it (a synchronous scheduler, a flood), ask the writer to, or persist.
+  func respond(to event: LifecycleEvent, waiting: Int) {
     switch event {
     case .appear, .disappear, .interact:
       if synchronous {
@@ -181,8 +218,9 @@ package final class Engine: Sendable {
 
   /// Puts events recorded before this engine existed into its buffer, in order, without
   /// processing them (the caller may hold a lock); ``applyEnqueued()`` applies them.
+  /// Their screen names are cleaned as they go in.
   func enqueue(_ events: [(MonotonicInstant, LifecycleEvent)]) {
-    for (instant, event) in events { _ = buffer.append(StampedEvent(at: instant.nanoseconds, event: event)) }
+    for (instant, event) in events { _ = append(event, at: instant) }
   }
 
   /// Applies what ``enqueue(_:)`` put in the buffer, and commits if the app went to the
