@@ -34,16 +34,8 @@ public enum ScreenName {
     guard first < 0x80, last < 0x80 else { return nil }
     // A space at either end is trimmed; tabs and newlines are controls, refused below.
     if first == 0x20 || last == 0x20 { return false }
-    // One pass without branches (it vectorises): any byte beyond ASCII, any ASCII control
-    // (below 0x20, or 0x7F: exactly the bytes b for which (b + 1) & 0x7F is below 0x21,
-    // which sets the top bit of that minus 0x21).
-    var beyond: UInt8 = 0
-    var controls: UInt8 = 0
-    for byte in bytes {
-      beyond |= byte
-      controls |= ((byte &+ 1) & 0x7F) &- 0x21
-    }
-    if beyond < 0x80 { return controls < 0x80 }
+    if let ascii = asciiControls(in: bytes) { return !ascii }
+    // Beyond ASCII somewhere inside: byte by byte.
     var index = 0
     while index < bytes.count {
       let byte = bytes[index]
@@ -53,6 +45,40 @@ public enum ScreenName {
       index += 1
     }
     return true
+  }
+
+  /// Whether `bytes` hold an ASCII control (below 0x20, or 0x7F); `nil` when a byte is
+  /// beyond ASCII. Names of 8 bytes or more go 8 bytes at a time: for a byte b below 0x80,
+  /// v = (b + 1) & 0x7F is below 0x21 exactly when b is a control, and (v | 0x80) - 0x21
+  /// clears its top bit exactly then; neither step carries into the next byte.
+  private static func asciiControls(in bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+    guard bytes.count >= 8 else {
+      guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+      return bytes.contains { $0 < 0x20 || $0 == 0x7F }
+    }
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    var beyond: UInt64 = 0
+    var found: UInt64 = 0
+    forEachWord(bytes) { word in
+      beyond |= word
+      let v = ((word & low) &+ 0x0101_0101_0101_0101) & low
+      found |= ~((v | high) &- 0x2121_2121_2121_2121)
+    }
+    guard beyond & high == 0 else { return nil }
+    return found & high != 0
+  }
+
+  /// Calls `body` with each 8 bytes of `bytes` (at least 8), the last 8 overlapping.
+  @inline(__always)
+  private static func forEachWord(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (UInt64) -> Void) {
+    let raw = UnsafeRawBufferPointer(bytes)
+    var offset = 0
+    while offset + 8 <= raw.count {
+      body(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      offset += 8
+    }
+    if offset < raw.count { body(raw.loadUnaligned(fromByteOffset: raw.count - 8, as: UInt64.self)) }
   }
 
   /// ``isClean(_:)`` scalar by scalar, for names whose ends are not ASCII.

@@ -172,7 +172,8 @@ package final class Engine: Sendable {
   @inline(__always)
   func append(_ event: LifecycleEvent, at instant: MonotonicInstant) -> Int {
     if case .appear(let screen, let id) = event, !ScreenName.isClean(screen) {
-      return buffer.append(StampedEvent(at: instant.nanoseconds, event: .appear(screen: ScreenName.clean(screen), id: id)))
+      return buffer.append(
+        StampedEvent(at: instant.nanoseconds, event: .appear(screen: ScreenName.clean(screen), id: id)))
     }
     return buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
   }
