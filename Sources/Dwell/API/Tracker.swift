@@ -156,34 +156,42 @@ public final class Tracker: Sendable {
   /// going to the background, say) takes the engine out of the lock. Lock order: the
   /// phase, then the engine's buffer.
   @inline(__always)
-  public func record(_ event: LifecycleEvent) {
-    let pending = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
+  public func record(_ event: LifecycleEvent) { enter(event) }
+
+  /// ``record(_:)`` of an event the caller gives up: it moves into the engine's buffer
+  /// without a copy (an appearance's screen name is retained once, by the buffer).
+  @inline(__always)
+  func enter(_ event: consuming LifecycleEvent) {
+    let routine = Engine.isRoutine(event)
+    let kept: LifecycleEvent? = routine ? nil : copy event
+    var pending: LifecycleEvent? = consume event
+    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
       switch phase {
       case .running(_, let engine):
         // Guaranteed: `phase` holds the engine until the lock is released.
         return engine._withUnsafeGuaranteedRef { engine in
-          let waiting = engine.stamp(event)
-          return engine.mustRespond(to: event, waiting: waiting) ? (engine, waiting) : nil
+          let waiting = engine.stamp(&pending)
+          return engine.mustRespond(routine: routine, waiting: waiting) ? (engine, waiting) : nil
         }
       case .opening(var events):
-        guard events.count < Self.maximumOpeningEvents else { return nil }
+        guard events.count < Self.maximumOpeningEvents, let event = pending.take() else { return nil }
         phase = .opening([])  // `events` uniquely referenced: the append does not copy them
         events.append((clock.now(), event))
         phase = .opening(events)
         return nil
       }
     }
-    if let pending { pending.engine.respond(to: event, waiting: pending.waiting) }
+    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting) }
   }
 
   /// A screen instance became visible (for screens the UIKit/SwiftUI adapters don't see).
   /// The engine cleans the name (``ScreenName/clean(_:)``) as it records it.
   public func screenAppeared(_ name: String, id: ScreenInstance) {
-    record(.appear(screen: name, id: id))
+    enter(.appear(screen: name, id: id))
   }
 
   /// A screen instance stopped being visible.
-  public func screenDisappeared(id: ScreenInstance) { record(.disappear(id: id)) }
+  public func screenDisappeared(id: ScreenInstance) { enter(.disappear(id: id)) }
 
   /// Starts a feature timer that is not a screen ("video playing"). It accrues like a
   /// screen, while the app is active, and is queried as `.screen(name)`.

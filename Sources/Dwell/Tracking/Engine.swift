@@ -146,56 +146,61 @@ package final class Engine: Sendable {
   /// - Complexity: O(1), no I/O, no allocation in steady state.
   @inline(__always)
   package func record(_ event: LifecycleEvent) {
-    let waiting = stamp(event)
-    if mustRespond(to: event, waiting: waiting) { respond(to: event, waiting: waiting) }
+    record(event, at: systemClock?.now() ?? clock.now())
   }
 
   /// Records an event that happened at `instant` (on this engine's clock), such as one
   /// buffered while the store was opening. Instants before the previous event's count as it.
   /// Screen names are cleaned here (``ScreenName/clean(_:)``), whatever recorded them.
   package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
-    let waiting = append(event, at: instant)
-    if mustRespond(to: event, waiting: waiting) { respond(to: event, waiting: waiting) }
+    let routine = Self.isRoutine(event)
+    var pending: LifecycleEvent? = event
+    let waiting = append(&pending, at: instant)
+    if mustRespond(routine: routine, waiting: waiting) { respond(to: routine ? nil : event, waiting: waiting) }
   }
 
-  /// The hot path's first half: stamps `event` with the clock now and appends it to the
-  /// buffer (``append(_:at:)``). Returns the number of events now waiting. A ``Tracker``
-  /// calls it under its phase lock, so that the engine stays alive without a retain.
+  /// The hot path's first half: stamps the event in `pending` with the clock now and moves
+  /// it into the buffer (``append(_:at:)``). Returns the number of events now waiting. A
+  /// ``Tracker`` calls it under its phase lock, so that the engine stays alive without a retain.
   @inline(__always)
-  func stamp(_ event: LifecycleEvent) -> Int {
-    append(event, at: systemClock?.now() ?? clock.now())
+  func stamp(_ pending: inout LifecycleEvent?) -> Int {
+    append(&pending, at: systemClock?.now() ?? clock.now())
   }
 
-  /// Appends `event`, stamped `instant`, to the buffer, its screen name cleaned
-  /// (``ScreenName/clean(_:)``; a clean name, the usual case, is checked, not copied).
-  /// Returns the number of events now waiting.
+  /// Moves the event in `pending`, stamped `instant`, into the buffer (leaving `nil`), its
+  /// screen name cleaned (``ScreenName/clean(_:)``; a clean name, the usual case, is
+  /// checked, not copied). Returns the number of events now waiting.
   @inline(__always)
-  func append(_ event: LifecycleEvent, at instant: MonotonicInstant) -> Int {
-    if case .appear(let screen, let id) = event, !ScreenName.isClean(screen) {
-      return buffer.append(
-        StampedEvent(at: instant.nanoseconds, event: .appear(screen: ScreenName.clean(screen), id: id)))
+  func append(_ pending: inout LifecycleEvent?, at instant: MonotonicInstant) -> Int {
+    if case .appear(let screen, let id)? = pending, !ScreenName.isClean(screen) {
+      pending = .appear(screen: ScreenName.clean(screen), id: id)
     }
-    return buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
+    return buffer.append(&pending, at: instant.nanoseconds)
   }
 
-  /// The hot path's second half: whether `event`, appended with `waiting` events now in
-  /// the buffer, needs ``respond(to:waiting:)``. Screen events and touches usually do not:
-  /// the writer applies them when it next runs.
+  /// Whether `event` is a screen event or a touch (most events): the writer applies those
+  /// when it next runs, unless ``mustRespond(routine:waiting:)``.
   @inline(__always)
-  func mustRespond(to event: LifecycleEvent, waiting: Int) -> Bool {
+  static func isRoutine(_ event: LifecycleEvent) -> Bool {
     switch event {
-    case .appear, .disappear, .interact:
-      return synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents
-    case .active, .inactive, .background, .foreground, .clockChanged, .terminate:
-      return true
+    case .appear, .disappear, .interact: return true
+    case .active, .inactive, .background, .foreground, .clockChanged, .terminate: return false
     }
   }
 
-  /// What an appended `event` makes the engine do, `waiting` events now in the buffer:
-  /// process it (a synchronous scheduler, a flood), ask the writer to, or persist.
-  func respond(to event: LifecycleEvent, waiting: Int) {
+  /// The hot path's second half: whether an event (``isRoutine(_:)`` or not), appended
+  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:)``.
+  @inline(__always)
+  func mustRespond(routine: Bool, waiting: Int) -> Bool {
+    !routine || synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+  }
+
+  /// What an appended event makes the engine do, `waiting` events now in the buffer:
+  /// process it (a synchronous scheduler, a flood), ask the writer to, or persist. `nil`
+  /// for a screen event or a touch (``isRoutine(_:)``), which need no more than its kind.
+  func respond(to event: LifecycleEvent?, waiting: Int) {
     switch event {
-    case .appear, .disappear, .interact:
+    case nil, .appear, .disappear, .interact:
       if synchronous {
         process()
       } else if waiting == 4096 {
@@ -221,7 +226,10 @@ package final class Engine: Sendable {
   /// processing them (the caller may hold a lock); ``applyEnqueued()`` applies them.
   /// Their screen names are cleaned as they go in.
   func enqueue(_ events: [(MonotonicInstant, LifecycleEvent)]) {
-    for (instant, event) in events { _ = append(event, at: instant) }
+    for (instant, event) in events {
+      var pending: LifecycleEvent? = event
+      _ = append(&pending, at: instant)
+    }
   }
 
   /// Applies what ``enqueue(_:)`` put in the buffer, and commits if the app went to the
