@@ -23,12 +23,12 @@ import Foundation
         + " · \(ProcessInfo.processInfo.activeProcessorCount) cores"
     )
     print("")
-    print("figure".padding(toLength: 30, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")
+    print("figure".padding(toLength: 34, withPad: " ", startingAt: 0) + "value".leftPadded(16) + "  target")
     for result in results {
       let value = result.value >= 100 ? String(format: "%.0f", result.value) : String(format: "%.2f", result.value)
       let verdict = result.pass.map { $0 ? "ok" : "MISSED" } ?? ""
       print(
-        result.key.padding(toLength: 30, withPad: " ", startingAt: 0) + "\(value) \(result.unit)".leftPadded(16)
+        result.key.padding(toLength: 34, withPad: " ", startingAt: 0) + "\(value) \(result.unit)".leftPadded(16)
           + "  \(result.target ?? "")  \(verdict)")
     }
   }

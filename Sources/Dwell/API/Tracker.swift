@@ -42,7 +42,12 @@ public final class Tracker: Sendable {
 
   enum Phase {
     case opening([(MonotonicInstant, LifecycleEvent)])
-    case ready(Engine)
+    /// The engine, and the same unretained: the hot path uses it under the phase lock,
+    /// while this case keeps it alive, without retaining and releasing it (``ready(_:)``).
+    case running(Engine, Unmanaged<Engine>)
+
+    /// Running `engine`.
+    static func ready(_ engine: Engine) -> Phase { .running(engine, .passUnretained(engine)) }
   }
 
   struct Streams {
@@ -124,7 +129,7 @@ public final class Tracker: Sendable {
   /// The engine, once the store is open; `nil` before.
   package var engine: Engine? {
     phase.withLock { phase in
-      if case .ready(let engine) = phase { return engine }
+      if case .running(let engine, _) = phase { return engine }
       return nil
     }
   }
@@ -145,28 +150,48 @@ public final class Tracker: Sendable {
   // MARK: Recording (hot path)
 
   /// Records a lifecycle event now. Any thread; well under a microsecond; no I/O.
+  ///
+  /// The event is stamped and appended under the phase lock, which keeps the engine alive
+  /// for that long without retaining it; only an event the engine must act on (the app
+  /// going to the background, say) takes the engine out of the lock. Lock order: the
+  /// phase, then the engine's buffer.
   @inline(__always)
-  public func record(_ event: LifecycleEvent) {
-    let engine = phase.withLock { phase -> Engine? in
+  public func record(_ event: LifecycleEvent) { enter(event) }
+
+  /// ``record(_:)`` of an event the caller gives up: it moves into the engine's buffer
+  /// without a copy (an appearance's screen name is retained once, by the buffer).
+  @inline(__always)
+  func enter(_ event: consuming LifecycleEvent) {
+    let routine = Engine.isRoutine(event)
+    let kept: LifecycleEvent? = routine ? nil : copy event
+    var pending: LifecycleEvent? = consume event
+    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
       switch phase {
-      case .ready(let engine): return engine
+      case .running(_, let engine):
+        // Guaranteed: `phase` holds the engine until the lock is released.
+        return engine._withUnsafeGuaranteedRef { engine in
+          let waiting = engine.stamp(&pending)
+          return engine.mustRespond(routine: routine, waiting: waiting) ? (engine, waiting) : nil
+        }
       case .opening(var events):
-        guard events.count < Self.maximumOpeningEvents else { return nil }
+        guard events.count < Self.maximumOpeningEvents, let event = pending.take() else { return nil }
+        phase = .opening([])  // `events` uniquely referenced: the append does not copy them
         events.append((clock.now(), event))
         phase = .opening(events)
         return nil
       }
     }
-    engine?.record(event)
+    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting) }
   }
 
   /// A screen instance became visible (for screens the UIKit/SwiftUI adapters don't see).
+  /// The engine cleans the name (``ScreenName/clean(_:)``) as it records it.
   public func screenAppeared(_ name: String, id: ScreenInstance) {
-    record(.appear(screen: ScreenName.clean(name), id: id))
+    enter(.appear(screen: name, id: id))
   }
 
   /// A screen instance stopped being visible.
-  public func screenDisappeared(id: ScreenInstance) { record(.disappear(id: id)) }
+  public func screenDisappeared(id: ScreenInstance) { enter(.disappear(id: id)) }
 
   /// Starts a feature timer that is not a screen ("video playing"). It accrues like a
   /// screen, while the app is active, and is queried as `.screen(name)`.

@@ -153,11 +153,54 @@ package final class Engine: Sendable {
   /// buffered while the store was opening. Instants before the previous event's count as it.
   /// Screen names are cleaned here (``ScreenName/clean(_:)``), whatever recorded them.
   package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
-    var event = event
-    if case .appear(let screen, let id) = event { event = .appear(screen: ScreenName.clean(screen), id: id) }
-    let waiting = buffer.append(StampedEvent(at: instant.nanoseconds, event: event))
+    let routine = Self.isRoutine(event)
+    var pending: LifecycleEvent? = event
+    let waiting = append(&pending, at: instant)
+    if mustRespond(routine: routine, waiting: waiting) { respond(to: routine ? nil : event, waiting: waiting) }
+  }
+
+  /// The hot path's first half: stamps the event in `pending` with the clock now and moves
+  /// it into the buffer (``append(_:at:)``). Returns the number of events now waiting. A
+  /// ``Tracker`` calls it under its phase lock, so that the engine stays alive without a retain.
+  @inline(__always)
+  func stamp(_ pending: inout LifecycleEvent?) -> Int {
+    append(&pending, at: systemClock?.now() ?? clock.now())
+  }
+
+  /// Moves the event in `pending`, stamped `instant`, into the buffer (leaving `nil`), its
+  /// screen name cleaned (``ScreenName/clean(_:)``; a clean name, the usual case, is
+  /// checked, not copied). Returns the number of events now waiting.
+  @inline(__always)
+  func append(_ pending: inout LifecycleEvent?, at instant: MonotonicInstant) -> Int {
+    if case .appear(let screen, let id)? = pending, !ScreenName.isClean(screen) {
+      pending = .appear(screen: ScreenName.clean(screen), id: id)
+    }
+    return buffer.append(&pending, at: instant.nanoseconds)
+  }
+
+  /// Whether `event` is a screen event or a touch (most events): the writer applies those
+  /// when it next runs, unless ``mustRespond(routine:waiting:)``.
+  @inline(__always)
+  static func isRoutine(_ event: LifecycleEvent) -> Bool {
     switch event {
-    case .appear, .disappear, .pause, .resume, .interact:
+    case .appear, .disappear, .pause, .resume, .interact: return true
+    case .active, .inactive, .background, .foreground, .clockChanged, .terminate: return false
+    }
+  }
+
+  /// The hot path's second half: whether an event (``isRoutine(_:)`` or not), appended
+  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:)``.
+  @inline(__always)
+  func mustRespond(routine: Bool, waiting: Int) -> Bool {
+    !routine || synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+  }
+
+  /// What an appended event makes the engine do, `waiting` events now in the buffer:
+  /// process it (a synchronous scheduler, a flood), ask the writer to, or persist. `nil`
+  /// for a screen event or a touch (``isRoutine(_:)``), which need no more than its kind.
+  func respond(to event: LifecycleEvent?, waiting: Int) {
+    switch event {
+    case nil, .appear, .disappear, .pause, .resume, .interact:
       if synchronous {
         process()
       } else if waiting == 4096 {
@@ -181,8 +224,12 @@ package final class Engine: Sendable {
 
   /// Puts events recorded before this engine existed into its buffer, in order, without
   /// processing them (the caller may hold a lock); ``applyEnqueued()`` applies them.
+  /// Their screen names are cleaned as they go in.
   func enqueue(_ events: [(MonotonicInstant, LifecycleEvent)]) {
-    for (instant, event) in events { _ = buffer.append(StampedEvent(at: instant.nanoseconds, event: event)) }
+    for (instant, event) in events {
+      var pending: LifecycleEvent? = event
+      _ = append(&pending, at: instant)
+    }
   }
 
   /// Applies what ``enqueue(_:)`` put in the buffer, and commits if the app went to the

@@ -13,11 +13,13 @@ final class EventBuffer: Sendable {
 
   init() { storage.withLock { $0.reserveCapacity(256) } }
 
-  /// Appends an event; returns the number of events now waiting.
+  /// Moves the event in `pending` (leaving `nil`) into the buffer, stamped `at`, without a
+  /// copy of it (a retain of its screen name) to release. Returns the number of events now
+  /// waiting.
   @inline(__always)
-  func append(_ event: StampedEvent) -> Int {
+  func append(_ pending: inout LifecycleEvent?, at: Int64) -> Int {
     storage.withLock {
-      $0.append(event)
+      if let event = pending.take() { $0.append(StampedEvent(at: at, event: event)) }
       return $0.count
     }
   }
