@@ -15,8 +15,11 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
   case noAppGroup(String)
   /// A commit failed; the data stays in memory and is retried.
   case commitFailed(String)
-  /// The configuration did not validate: bad settings run at their defaults, and a rule
-  /// set with a bad rule is left out (see ``Tracker/Configuration/validate()``).
+  /// The configuration did not validate: bad settings run at their defaults, and bad rules
+  /// and levels are left out while the good ones run (see
+  /// ``Tracker/Configuration/validate()``). Reported once, with every problem, when the
+  /// tracker is made; also when the rules directory's pack (or the installed pack, at
+  /// launch) has a rule whose id a Swift rule has: that rule of the pack is left out.
   case invalidConfiguration(ConfigurationError)
   /// A rule set was refused (an invalid rule, a repeated id, a pack that did not load or
   /// whose signature did not verify); the previous rules keep running.
