@@ -36,9 +36,6 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
 }
 
 extension Rule {
-  /// The points a rule may award, as a Lua rule's `points`: whole, from 0 to 1,000,000.
-  static let pointsRange = 0...1_000_000
-
   /// Every problem of a rule set (``validate(_:)`` stops at the first).
   static func problems(_ rules: [Rule]) -> [RuleError] { checked(rules).problems }
 
@@ -69,11 +66,6 @@ extension Rule {
     }
     return (problems, usable)
   }
-}
-
-extension Level {
-  /// The most points a level may need, as in a Lua pack's `levels`.
-  static let maximumPoints = 1_000_000_000_000_000
 }
 
 extension Engine.Configuration {

@@ -5,6 +5,9 @@ public struct Level: Sendable, Equatable {
   /// Points needed.
   public var points: Int
 
+  /// The most points a level may need, as in a Lua pack's `levels`.
+  static let maximumPoints = 1_000_000_000_000_000
+
   /// Creates a level.
   public init(_ name: String, points: Int) {
     self.name = name

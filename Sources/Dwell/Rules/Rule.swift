@@ -40,4 +40,7 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   }
 
   public var description: String { "\(id): unlocks after \(condition)" }
+
+  /// The points a rule may award, as a Lua rule's `points`: whole, from 0 to 1,000,000.
+  static let pointsRange = 0...1_000_000
 }
