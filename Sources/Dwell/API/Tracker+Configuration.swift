@@ -153,7 +153,7 @@ extension Tracker {
     }
 
     /// What a tracker runs with: every setting ``validate()`` refuses back at its documented
-    /// default (``Engine/Configuration/repaired``; a `visitRetention` of zero or less keeps
+    /// default (`Engine.Configuration.repaired`; a `visitRetention` of zero or less keeps
     /// everything; a trusted key that is not 32 bytes is left out), the good rules and
     /// levels kept. The store location is the exception: an empty path or App Group is not
     /// replaced by Application Support, where a second history would start; Dwell counts
