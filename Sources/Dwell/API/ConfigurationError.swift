@@ -37,10 +37,20 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
 
 extension Rule {
   /// Every problem of a rule set (``validate(_:)`` stops at the first).
-  static func problems(_ rules: [Rule]) -> [RuleError] {
+  static func problems(_ rules: [Rule]) -> [RuleError] { checked(rules).problems }
+
+  /// The rules of a set that can be used, in order: each rule with no problem of its own
+  /// whose id no rule before it declared (the first declared keeps an id; a repeat is
+  /// left out, the rule before it is not). What a tracker runs with from a configuration
+  /// whose rules do not validate.
+  static func usable(_ rules: [Rule]) -> [Rule] { checked(rules).usable }
+
+  private static func checked(_ rules: [Rule]) -> (problems: [RuleError], usable: [Rule]) {
     var seen = Set<String>()
     var problems: [RuleError] = []
+    var usable: [Rule] = []
     for (offset, rule) in rules.enumerated() {
+      let before = problems.count
       if rule.id.isEmpty {
         problems.append(RuleError(rule: "#\(offset + 1)", "the id is empty"))
       } else if let problem = Rule.idProblem(rule.id) {
@@ -49,8 +59,12 @@ extension Rule {
         problems.append(RuleError(rule: rule.id, "the id is repeated"))
       }
       if let problem = rule.condition.problem { problems.append(RuleError(rule: rule.id, problem)) }
+      if !pointsRange.contains(rule.points) {
+        problems.append(RuleError(rule: rule.id, "points must be from 0 to 1,000,000, not \(rule.points)"))
+      }
+      if problems.count == before { usable.append(rule) }
     }
-    return problems
+    return (problems, usable)
   }
 }
 
@@ -73,17 +87,32 @@ extension Engine.Configuration {
     positive("sessionTimeout", sessionTimeout)
     positive("checkpointInterval", checkpointInterval, atMost: Self.longestInterval)
     positive("evaluationTick", evaluationTick, atMost: Self.longestInterval)
-    var names = Set<String>()
-    for level in levels {
-      if level.name.isEmpty { problems.append(.setting("levels", "a level's name is empty")) }
-      if !names.insert(level.name).inserted { problems.append(.setting("levels", "'\(level.name)' is repeated")) }
-      if level.points < 0 { problems.append(.setting("levels", "'\(level.name)' needs negative points")) }
-    }
+    problems += Self.levelProblems(levels).problems.map { .setting("levels", $0) }
     return problems + Rule.problems(rules).map { .rule($0) }
   }
 
-  /// The configuration with every bad setting back at its default and no rules if any rule
-  /// is bad: what a tracker runs with when it was given a configuration that does not validate.
+  /// Why levels cannot be used (an empty or repeated name, points below 0 or above 10^15),
+  /// and the levels that can: each with no problem whose name no level before it took.
+  static func levelProblems(_ levels: [Level]) -> (problems: [String], usable: [Level]) {
+    var names = Set<String>()
+    var problems: [String] = []
+    var usable: [Level] = []
+    for level in levels {
+      let before = problems.count
+      if level.name.isEmpty { problems.append("a level's name is empty") }
+      if !names.insert(level.name).inserted { problems.append("'\(level.name)' is repeated") }
+      if level.points < 0 { problems.append("'\(level.name)' needs negative points") }
+      if level.points > Level.maximumPoints {
+        problems.append("'\(level.name)' needs more than 1,000,000,000,000,000 points")
+      }
+      if problems.count == before { usable.append(level) }
+    }
+    return (problems, usable)
+  }
+
+  /// The configuration with every bad setting back at its default, without the rules and
+  /// levels that are bad (the good ones stay): what a tracker runs with when it was given a
+  /// configuration that does not validate.
   var repaired: Engine.Configuration {
     let defaults = Engine.Configuration()
     var repaired = self
@@ -95,7 +124,8 @@ extension Engine.Configuration {
     if evaluationTick <= .zero || evaluationTick > Self.longestInterval {
       repaired.evaluationTick = defaults.evaluationTick
     }
-    if !Rule.problems(rules).isEmpty { repaired.rules = [] }
+    repaired.rules = Rule.usable(rules)
+    repaired.levels = Self.levelProblems(levels).usable
     return repaired
   }
 }

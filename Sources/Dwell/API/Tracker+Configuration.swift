@@ -93,10 +93,15 @@ extension Tracker {
     /// at launch: a folder that is missing or does not load (the first error of its scripts,
     /// with file and line: the loader stops there), a rule of the pack that is invalid, an
     /// id shared by a Swift rule and a rule of the pack, a level defined twice.
-    /// A tracker given a configuration that does not validate still runs (bad settings at
-    /// their defaults, bad rule sets left out) and reports
-    /// ``TrackerProblem/invalidConfiguration(_:)`` or, for the rules directory,
-    /// ``TrackerProblem/rulesRefused(_:)``.
+    /// A tracker given a configuration that does not validate still runs and reports it
+    /// once, as ``TrackerProblem/invalidConfiguration(_:)`` listing every problem: each bad
+    /// setting runs at its documented default (an `idleTimeout` or `checkpointInterval` of
+    /// zero runs as if unset), a bad rule or level is left out and the others kept (of
+    /// rules sharing an id, the first declared is kept), and a rule of the rules directory's
+    /// pack whose id a Swift rule has is left out, the Swift rule and the rest of the pack
+    /// kept. A rules directory that does not load is reported as
+    /// ``TrackerProblem/rulesRefused(_:)``. An empty store path or App Group counts in
+    /// memory (``TrackerProblem/storeUnavailable(_:)``, ``TrackerProblem/noAppGroup(_:)``).
     ///
     /// ```swift
     /// try configuration.validate()   // in development: every problem at once
@@ -145,6 +150,21 @@ extension Tracker {
         problems.append(.setting("visitRetention", "must be longer than zero, not \(retention)"))
       }
       return problems + engine.problems
+    }
+
+    /// What a tracker runs with: every setting ``validate()`` refuses back at its documented
+    /// default (`Engine.Configuration.repaired`; a `visitRetention` of zero or less keeps
+    /// everything; a trusted key that is not 32 bytes is left out), the good rules and
+    /// levels kept. The store location is the exception: an empty path or App Group is not
+    /// replaced by Application Support, where a second history would start; Dwell counts
+    /// in memory and reports ``TrackerProblem/storeUnavailable(_:)`` or
+    /// ``TrackerProblem/noAppGroup(_:)``.
+    var repaired: Configuration {
+      var repaired = self
+      repaired.engine = engine.repaired
+      if let retention = visitRetention, retention <= .zero { repaired.visitRetention = nil }
+      repaired.trustedPackKeys = trustedPackKeys.filter { $0.count == PackSignature.keyLength }
+      return repaired
     }
 
     /// The store's path, creating its folder; `nil` for in-memory.

@@ -32,7 +32,7 @@ extension Tracker {
       }
     }
     do {
-      try setPack(pack)
+      try setPack(pack, strict: true)
     } catch {
       if let staged { try? FileManager.default.removeItem(atPath: staged) }
       throw .refused(error)

@@ -72,7 +72,9 @@ extension Tracker {
   /// ``setRules(_:pack:)`` or ``installRulePack(_:signature:)``, or the rules directory's
   /// watcher queue (``TrackerProblem/rulesRefused(_:)``), the caller of ``init(configuration:)``
   /// or ``configureShared(_:)`` (``TrackerProblem/invalidConfiguration(_:)``,
-  /// ``TrackerProblem/configuredTooLate``). Problems met at once on several threads may
+  /// ``TrackerProblem/configuredTooLate``; a pack's rule left out for a Swift rule's id, as
+  /// ``TrackerProblem/invalidConfiguration(_:)``, on the queue that loaded the pack).
+  /// Problems met at once on several threads may
   /// reach handlers concurrently.
   public func onProblem(_ handler: @escaping @Sendable (TrackerProblem) -> Void) {
     let last = streams.withLock { streams -> TrackerProblem? in

@@ -162,7 +162,10 @@ extension Tracker {
   /// engine starts without them.
   func engine(on store: Store) throws -> Engine {
     if let retention = configuration.visitRetention {
-      let cutoff = wallClock.now().nanosecondsSince1970 - retention.nanoseconds
+      // Saturating: a retention of any length (at most Int64's nanoseconds) cannot trap.
+      let (difference, overflow) = wallClock.now().nanosecondsSince1970.subtractingReportingOverflow(
+        retention.nanoseconds)
+      let cutoff = overflow ? Int64.min : difference
       _ = try? store.pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: cutoff))
     }
     var engineConfiguration = live.withLock { live in

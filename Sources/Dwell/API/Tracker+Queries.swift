@@ -26,8 +26,9 @@ extension Tracker {
   /// tracker.importTotals(screens: old, key: "userdefaults-v1")
   /// ```
   /// - Parameters:
-  ///   - screens: seconds per screen name.
-  ///   - app: the app's total, if it was kept; otherwise the sum of the screens.
+  ///   - screens: seconds per screen name. A figure that is negative, NaN or infinite counts
+  ///     as 0 s, one above 10^9 s (about 31 years) as 10^9 s, and sums saturate: never a trap.
+  ///   - app: the app's total, if it was kept; otherwise the sum of the screens (clamped alike).
   ///   - key: names this import; a key is imported once.
   @discardableResult
   public func importTotals(screens: [String: Double], app: Double? = nil, key: String) -> Bool {
@@ -36,8 +37,9 @@ extension Tracker {
       seconds.isFinite && seconds > 0 ? Int64(min(seconds, 1e9) * 1e9) : 0
     }
     var cleaned: [String: Int64] = [:]
-    for (name, seconds) in screens { cleaned[ScreenName.clean(name), default: 0] += nanos(seconds) }
-    let total = app.map(nanos) ?? cleaned.values.reduce(0, +)
+    // Saturating: many screens of 10^9 s each pass Int64's nanoseconds.
+    for (name, seconds) in screens { cleaned[ScreenName.clean(name), default: 0].addSaturating(nanos(seconds)) }
+    let total = app.map(nanos) ?? cleaned.values.reduce(into: Int64(0)) { $0.addSaturating($1) }
     return engine.importTotals(app: total, screens: cleaned, key: key)
   }
 }

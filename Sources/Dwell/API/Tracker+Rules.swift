@@ -13,8 +13,10 @@ extension Tracker {
   /// try tracker.setRules([Rule("regular", when: .streak(4))], pack: try LuaRulePack(contentsOf: folder))
   /// ```
   /// - Throws: ``RuleError`` when the set is invalid (a repeated id, say, between a Swift
-  ///   rule and a pack's); it is also reported as ``TrackerProblem/rulesRefused(_:)``, and
-  ///   the previous rules keep running.
+  ///   rule and a pack's, or points outside 0...1,000,000); it is also reported as
+  ///   ``TrackerProblem/rulesRefused(_:)``, and the previous rules keep running. (The
+  ///   rules of a configuration, which nobody can catch, run without their bad rules
+  ///   instead: see ``Configuration/validate()``.)
   public func setRules(_ rules: [Rule] = [], pack: (any RulePack)? = nil) throws(RuleError) {
     try setRules(rules, pack: pack, listeners: [])
   }
@@ -49,27 +51,42 @@ extension Tracker {
   /// The rules in force: the app's and the pack's.
   package var rules: [Rule] { live.withLock { $0.allRules } }
 
-  /// Replaces only the pack (a reload or an installed pack), keeping the Swift rules.
-  func setPack(_ pack: any RulePack) throws(RuleError) {
-    try update { $0.pack = pack }
+  /// Replaces only the pack (a reload, a pack loaded at launch, an installed pack), keeping
+  /// the Swift rules. `strict` (``installRulePack(_:signature:)``, which the app calls)
+  /// refuses a pack with a rule whose id a Swift rule has; otherwise (the rules directory
+  /// and its reloads, the installed pack at launch) that rule of the pack is left out, the
+  /// Swift rule and the rest of the pack run, and it is reported.
+  func setPack(_ pack: any RulePack, strict: Bool = false) throws(RuleError) {
+    try update(strict: strict) { $0.pack = pack }
   }
 
-  /// Changes the live rules if the result validates, then puts them in force.
-  func update(_ change: (inout LiveRules) -> Void) throws(RuleError) {
-    let result = live.withLock { live -> Result<(any RulePack)?, RuleError> in
+  /// Changes the live rules if the result validates, then puts them in force. `strict`
+  /// validates the Swift rules and the whole pack together (``setRules(_:pack:)``);
+  /// otherwise a pack's rules shadowed by a Swift rule's id are left out and reported.
+  func update(strict: Bool = true, _ change: (inout LiveRules) -> Void) throws(RuleError) {
+    let result = live.withLock { live -> Result<((any RulePack)?, [Rule]), RuleError> in
       var next = live
       change(&next)
-      if let error = Rule.problems(next.allRules).first { return .failure(error) }
+      let checked = strict ? next.rules + (next.pack?.rules ?? []) : next.allRules
+      if let error = Rule.problems(checked).first { return .failure(error) }
       next.generation += 1
       live = next
-      return .success(next.pack)
+      return .success((next.pack, next.shadowedPackRules))
     }
     let pack: (any RulePack)?
     switch result {
     case .failure(let error):
       report(.rulesRefused(error))
       throw error
-    case .success(let fresh): pack = fresh
+    case .success(let (fresh, shadowed)):
+      pack = fresh
+      if !shadowed.isEmpty {
+        let problems = shadowed.map { rule in
+          ConfigurationError.Problem.rule(
+            RuleError(rule: rule.id, "a Swift rule has the same id; the pack's rule is left out, the Swift rule kept"))
+        }
+        report(.invalidConfiguration(ConfigurationError(problems: problems)))
+      }
     }
     if let pack = pack as? any ScriptedRulePack {
       for (name, value) in live.withLock({ $0.hostValues }) { pack.setHostValue(name, value) }

@@ -63,13 +63,19 @@ public final class Tracker: Sendable {
 
   // MARK: Setting up
 
-  private static let sharedTracker = Locked<(tracker: Tracker, configured: Bool)?>(nil)
+  /// Where the shared tracker is kept, and whether `configureShared` made it.
+  package typealias SharedSlot = Locked<(tracker: Tracker, configured: Bool)?>
+
+  private static let sharedTracker = SharedSlot(nil)
 
   /// The shared tracker. Configure it once, early (in `application(_:didFinishLaunching...)`
   /// or the `App` initializer), with ``configureShared(_:)``; otherwise it starts with the
   /// default configuration on first use.
-  public static var shared: Tracker {
-    sharedTracker.withLock { shared in
+  public static var shared: Tracker { shared(in: sharedTracker) }
+
+  /// ``shared``, kept in `slot` (tests pass one of their own).
+  package static func shared(in slot: SharedSlot) -> Tracker {
+    slot.withLock { shared in
       if let shared { return shared.tracker }
       let tracker = Tracker(configuration: Configuration())
       shared = (tracker, false)
@@ -78,13 +84,28 @@ public final class Tracker: Sendable {
   }
 
   /// Configures the shared tracker. Call once, before using ``shared``. A later call
-  /// returns the tracker already made; if ``shared`` made it with the default
-  /// configuration, it reports ``TrackerProblem/configuredTooLate`` rather than make a
-  /// second tracker.
+  /// makes no second tracker: it returns the tracker already made, which keeps the
+  /// configuration it started with, and reports ``TrackerProblem/configuredTooLate``,
+  /// whether ``shared`` made it with the default configuration or an earlier
+  /// `configureShared` made it.
+  ///
+  /// When ``shared`` came first, the process run counts with the default configuration:
+  /// its store (Application Support), no rules, the default timeouts. Nothing recorded is
+  /// lost and nothing is counted twice, but if `configuration` names another store (an
+  /// App Group, a file), this run's time is in the default store and later runs, configured
+  /// in time, count in the configured one: the history is split between the two files
+  /// until the app imports one into the other. Call `configureShared` before anything asks
+  /// for ``shared`` (`DwellUIKit.start()` uses it by default).
   @discardableResult
   public static func configureShared(_ configuration: Configuration) -> Tracker {
-    let (tracker, late) = sharedTracker.withLock { shared -> (Tracker, Bool) in
-      if let shared { return (shared.tracker, !shared.configured) }
+    configureShared(configuration, in: sharedTracker)
+  }
+
+  /// ``configureShared(_:)``, kept in `slot` (tests pass one of their own).
+  @discardableResult
+  package static func configureShared(_ configuration: Configuration, in slot: SharedSlot) -> Tracker {
+    let (tracker, late) = slot.withLock { shared -> (Tracker, Bool) in
+      if let shared { return (shared.tracker, true) }
       let tracker = Tracker(configuration: configuration)
       shared = (tracker, true)
       return (tracker, false)
@@ -96,7 +117,8 @@ public final class Tracker: Sendable {
   /// Creates a tracker. Returns immediately; the store opens in the background. A
   /// configuration that does not validate is reported as
   /// ``TrackerProblem/invalidConfiguration(_:)``, and the tracker runs with its bad settings
-  /// at their defaults and without a bad rule set. (Tests: `DwellTesting.TrackerSimulation`
+  /// at their defaults and without its bad rules and levels (the good ones run; see
+  /// ``Configuration/validate()``). (Tests: `DwellTesting.TrackerSimulation`
   /// makes one on a manual clock.)
   public convenience init(configuration: Configuration) {
     self.init(configuration: configuration, clock: SystemMonotonicClock(), wallClock: SystemWallClock())
@@ -108,13 +130,14 @@ public final class Tracker: Sendable {
     configuration: Configuration, clock: any MonotonicClock, wallClock: any WallClock,
     scheduler: (any EngineScheduler)? = nil
   ) {
-    self.configuration = configuration
+    // What validate() refuses runs at its default, reported once below (`repaired`).
+    self.configuration = configuration.repaired
     self.clock = clock
     self.wallClock = wallClock
     self.scheduler = scheduler
     launchedAt = clock.now()
-    let repaired = configuration.engine.repaired
-    live = Locked(LiveRules(rules: repaired.rules, pack: nil, listeners: repaired.listeners))
+    live = Locked(
+      LiveRules(rules: self.configuration.engine.rules, pack: nil, listeners: self.configuration.engine.listeners))
     let problems = configuration.problems
     if !problems.isEmpty { report(.invalidConfiguration(ConfigurationError(problems: problems))) }
     if scheduler?.isSynchronous == true {

@@ -15,14 +15,19 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
   case noAppGroup(String)
   /// A commit failed; the data stays in memory and is retried.
   case commitFailed(String)
-  /// The configuration did not validate: bad settings run at their defaults, and a rule
-  /// set with a bad rule is left out (see ``Tracker/Configuration/validate()``).
+  /// The configuration did not validate: bad settings run at their defaults, and bad rules
+  /// and levels are left out while the good ones run (see
+  /// ``Tracker/Configuration/validate()``). Reported once, with every problem, when the
+  /// tracker is made; also when the rules directory's pack (or the installed pack, at
+  /// launch) has a rule whose id a Swift rule has: that rule of the pack is left out.
   case invalidConfiguration(ConfigurationError)
   /// A rule set was refused (an invalid rule, a repeated id, a pack that did not load or
   /// whose signature did not verify); the previous rules keep running.
   case rulesRefused(RuleError)
-  /// ``Tracker/configureShared(_:)`` came after ``Tracker/shared`` was first used: the
-  /// shared tracker had already started with the default configuration, which it keeps.
+  /// ``Tracker/configureShared(_:)`` came after the shared tracker was made, by a first use
+  /// of ``Tracker/shared`` (it started with the default configuration) or by an earlier
+  /// `configureShared`: the shared tracker keeps the configuration it started with, and the
+  /// later configuration is not used. Reported on each such call.
   case configuredTooLate
   /// UIKit called a method Dwell observes (`viewDidAppear(_:)`) off the main thread, which
   /// UIKit does not support: Dwell handled it on the main queue instead of trapping. Reported
@@ -39,7 +44,8 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
     case .invalidConfiguration(let error): return "\(error); running without what is wrong"
     case .rulesRefused(let error): return "the rules were refused, the previous ones keep running: \(error)"
     case .configuredTooLate:
-      return "configureShared came after Tracker.shared was first used; the default configuration stays"
+      return "configureShared came after the shared tracker was made (by Tracker.shared or an earlier "
+        + "configureShared); the configuration it started with stays"
     case .offMainThread(let what):
       return "\(what) was called off the main thread; Dwell handled it on the main queue"
     }

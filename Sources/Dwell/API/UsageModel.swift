@@ -30,9 +30,11 @@
     @ObservationIgnored private var wasActive = false
 
     /// Creates a model that refreshes every `interval` while the app is active, and on every
-    /// unlock.
+    /// unlock. An interval under 0.05 s (zero or negative included) is taken as 0.05 s: a
+    /// shorter one would refresh views in a busy loop.
     public init(tracker: Tracker, refreshEvery interval: Duration = .seconds(1)) {
       self.tracker = tracker
+      let interval = Self.refreshInterval(interval)
       tasks.append(
         Task { [weak self] in
           while !Task.isCancelled {
@@ -58,6 +60,11 @@
     }
 
     deinit { for task in tasks { task.cancel() } }
+
+    /// The shortest refresh interval: `interval`, or 0.05 s if it is shorter.
+    package nonisolated static func refreshInterval(_ interval: Duration) -> Duration {
+      max(interval, .milliseconds(50))
+    }
 
     /// Re-reads the figures now (views update).
     public func refresh() { revision &+= 1 }

@@ -86,18 +86,21 @@ extension UsageQueries {
   /// The local day now (`nil` before the store is open).
   public var today: Day? { engine?.reading { accountant, _, now in accountant.span(at: now).day } }
 
-  /// Time per day for the last `days` days, oldest first, today last (for charts).
+  /// Time per day for the last `days` days, oldest first, today last (for charts). `days` of
+  /// zero or less gives no day; more than 100,000 gives 100,000 (about 274 years).
   public func series(_ subject: Subject = .app, lastDays days: Int) -> [(day: Day, time: Duration)] {
     let name = subject.name
     return read([]) { accountant, _, now in
       let today = accountant.span(at: now).day
       let tally = accountant.tally(name) ?? Tally()
       var extra: [Day: Int64] = [:]
-      accountant.projected(name, to: now) { day, nanos in extra[day, default: 0] += nanos }
+      accountant.projected(name, to: now) { day, nanos in extra[day, default: 0].addSaturating(nanos) }
       let count = max(0, min(days, 100_000))
       return (0..<count).reversed().map { back in
         let day = today.adding(days: -Int32(back))
-        return (day, .nanoseconds(tally.nanos(on: day) + (extra[day] ?? 0)))
+        var nanos = tally.nanos(on: day)
+        nanos.addSaturating(extra[day] ?? 0)
+        return (day, .nanoseconds(nanos))
       }
     }
   }

@@ -5,6 +5,9 @@ public struct Level: Sendable, Equatable {
   /// Points needed.
   public var points: Int
 
+  /// The most points a level may need, as in a Lua pack's `levels`.
+  static let maximumPoints = 1_000_000_000_000_000
+
   /// Creates a level.
   public init(_ name: String, points: Int) {
     self.name = name
@@ -15,7 +18,9 @@ public struct Level: Sendable, Equatable {
   package static func summary(_ points: Int, in levels: [Level]) -> String? {
     guard let reached = reached(points, in: levels) else { return nil }
     guard let next = reached.next else { return reached.level.name }
-    return "\(reached.level.name) (\(next.points - points) to \(next.name))"
+    // Saturating: points from plugins and levels' points are the host's, of any size.
+    let (missing, overflow) = next.points.subtractingReportingOverflow(points)
+    return "\(reached.level.name) (\(overflow ? Int.max : missing) to \(next.name))"
   }
 
   /// The highest level reached with `points`, its index, and the next level if any.

@@ -13,7 +13,9 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   public var title: String?
   /// A description the app can show.
   public var summary: String?
-  /// Points earned when the rule unlocks (achievements). Default 0.
+  /// Points earned when the rule unlocks (achievements): whole, from 0 to 1,000,000, as a
+  /// Lua rule's `points`. Default 0. A rule with other points is refused:
+  /// ``Tracker/setRules(_:pack:)`` throws, and a configuration's rules run without it.
   public var points: Int
   /// Whether the app should keep the rule secret until it unlocks.
   public var isHidden: Bool
@@ -38,4 +40,7 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   }
 
   public var description: String { "\(id): unlocks after \(condition)" }
+
+  /// The points a rule may award, as a Lua rule's `points`: whole, from 0 to 1,000,000.
+  static let pointsRange = 0...1_000_000
 }
