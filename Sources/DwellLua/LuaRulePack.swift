@@ -81,7 +81,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   }
 
   /// Loads a `.lua` file, or every `.lua` file in a directory (sorted by name). The pack is
-  /// named after the path (``name(ofPath:)``): the folder's name, or the file's without `.lua`.
+  /// named after the path (as a tracker names its rules folder): the folder's name, or the file's without `.lua`.
   public convenience init(contentsOf path: String, limits: ScriptLimits = ScriptLimits()) throws(RuleError) {
     try self.init(scripts: Self.read(path), limits: limits, name: Self.name(ofPath: path))
   }
