@@ -201,6 +201,13 @@ enum LuaRuleParser {
     }
     var tier = base
     tier.id = "\(base.id)/\(name)"
+    // Each part is an id of at most `idLength` bytes; the whole must be one too, or no plugin
+    // could name the tier to `p.unlock` (which reads an id that far) and stores would hold more.
+    guard tier.id.utf8.count <= LuaState.idLength else {
+      return failure(
+        "its id '\(base.id)/\(name)' is \(tier.id.utf8.count) bytes, and an id (achievement, '/', tier) is at most "
+          + "\(LuaState.idLength); shorten the achievement's id or the tier's name")
+    }
     tier.tier = name
     switch condition(state, table: -1) {
     case .success(let condition): tier.condition = condition

@@ -44,6 +44,10 @@ import Testing
       #"p.lua:1: rule 'a': tier 2 needs a name first, as in { "bronze", when = { ... }, points = 10 }"#
     ),
     (
+      "achievement \"\(String(repeating: "a", count: 100))\" { tiers = { { \"\(String(repeating: "b", count: 40))\", when = { sessions = 1 } } } }",
+      "p.lua:1: rule '\(String(repeating: "a", count: 100))': tier '\(String(repeating: "b", count: 40))': its id '\(String(repeating: "a", count: 100))/\(String(repeating: "b", count: 40))' is 141 bytes, and an id (achievement, '/', tier) is at most 128; shorten the achievement's id or the tier's name"
+    ),
+    (
       #"achievement "a" { tiers = { { "bronze", whn = { sessions = 1 } } } }"#,
       "p.lua:1: rule 'a': tier 'bronze': unknown key 'whn' (did you mean 'when'?); a tier takes check, points, title, when"
     ),
