@@ -32,7 +32,8 @@
     /// Added to UIViewController by the first copy of Dwell that hooks it in this process (no
     /// Swift declaration has this selector: it is only a mark in the class).
     static let marker = Selector(("dwell_appearanceHooksInstalled"))
-    static let hooks = MethodHooks(table: RuntimeMethods(UIViewController.self), methods: [appear, disappear], marker: marker)
+    static let hooks = MethodHooks(
+      table: RuntimeMethods(UIViewController.self), methods: [appear, disappear], marker: marker)
     nonisolated static let calls = HookCalls()
     private static var observers: [any NSObjectProtocol] = []
 

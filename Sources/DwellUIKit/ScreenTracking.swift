@@ -163,7 +163,9 @@
       return facts
     }
 
-    static func instance(_ object: AnyObject?) -> ScreenInstance? { object.map { ScreenInstance(ObjectIdentifier($0)) } }
+    static func instance(_ object: AnyObject?) -> ScreenInstance? {
+      object.map { ScreenInstance(ObjectIdentifier($0)) }
+    }
 
     static func style(of controller: UIViewController) -> ControllerDescription.Style? {
       // The presented controller this one belongs to: itself, or its nearest presented ancestor.
@@ -191,7 +193,8 @@
       let window = controller.viewIfLoaded?.window
       return ControllerDescription(
         id: ScreenInstance(ObjectIdentifier(controller)), className: facts.name, superclassNames: facts.superclasses,
-        origin: facts.origin, parent: instance(controller.parent), presenting: instance(controller.presentingViewController),
+        origin: facts.origin, parent: instance(controller.parent),
+        presenting: instance(controller.presentingViewController),
         style: style(of: controller), window: instance(window), windowScene: instance(window?.windowScene),
         animated: animated, isMovingToParent: controller.isMovingToParent,
         isMovingFromParent: controller.isMovingFromParent, isBeingPresented: controller.isBeingPresented,

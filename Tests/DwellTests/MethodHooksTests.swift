@@ -61,7 +61,11 @@ import Testing
   /// Dwell's hook: the implementation it replaced, then Dwell (the outer hook only).
   static func hook(_ method: String, _ previous: Implementation) -> Implementation {
     Implementation { runtime in
-      calls.call(receiver: runtime, method: 0) { previous.run(runtime) } body: { runtime.log.append("Dwell") }
+      calls.call(receiver: runtime, method: 0) {
+        previous.run(runtime)
+      } body: {
+        runtime.log.append("Dwell")
+      }
     }
   }
 

@@ -1,5 +1,6 @@
-@testable import Dwell
 import Testing
+
+@testable import Dwell
 
 /// The coordinator keeps the facts of the controllers it was told about only while they
 /// can matter, so an app that shows ever new controllers does not grow it without bound.

@@ -1,6 +1,7 @@
-@testable import Dwell
 import DwellTesting
 import Testing
+
+@testable import Dwell
 
 /// The engine's pauses (Accounting.md, "Pauses"): a visible instance stops accruing without
 /// ending its visit.

@@ -33,9 +33,13 @@ import Testing
         try sim.tracker.setRules([Rule("rich", when: .sessions(1), points: bad)])
       }
       var configuration = Tracker.Configuration()
-      configuration.rules = [Rule("rich", when: .sessions(1), points: bad), Rule("fair", when: .sessions(1), points: 10)]
+      configuration.rules = [
+        Rule("rich", when: .sessions(1), points: bad), Rule("fair", when: .sessions(1), points: 10),
+      ]
       let launched = TrackerSimulation(configuration: configuration)
-      #expect(launched.tracker.lastProblem == .invalidConfiguration(ConfigurationError(problems: [.rule(.init(rule: "rich", message))])))
+      #expect(
+        launched.tracker.lastProblem
+          == .invalidConfiguration(ConfigurationError(problems: [.rule(.init(rule: "rich", message))])))
       #expect(launched.tracker.rules.map(\.id) == ["fair"])
       #expect(launched.tracker.points == 10)
     }

@@ -1,5 +1,6 @@
-@testable import Dwell
 import Testing
+
+@testable import Dwell
 
 /// SwiftUI screens (`trackScreen`), decided by ``SwiftUIScreens`` from what each modifier
 /// knows: a visit while on screen (and scrolled into view for `whenVisible:`), paused while its
@@ -58,7 +59,9 @@ import Testing
   @Test func lockingAndSwitchingAppsPauseAndResumeWithoutANewVisit() throws {
     let app = try App()
     app.swiftUI.update(notes, name: "Notes", facts: app.shown())
-    for phase: SceneCoordinator.SceneState in [.foregroundInactive, .background, .foregroundInactive, .foregroundActive] {
+    for phase: SceneCoordinator.SceneState in [
+      .foregroundInactive, .background, .foregroundInactive, .foregroundActive,
+    ] {
       app.swiftUI.update(notes, name: "Notes", facts: app.shown(phase))
     }
     app.swiftUI.update(notes, name: "Notes", facts: app.shown(.foregroundInactive))  // app switcher
@@ -77,7 +80,8 @@ import Testing
     var gone = app.shown()
     gone.inHierarchy = false
     app.swiftUI.update(notes, name: "Notes", facts: gone)
-    #expect(app.events == [.appear(screen: "Notes", id: notes), .pause(id: notes), .resume(id: notes), .disappear(id: notes)])
+    #expect(
+      app.events == [.appear(screen: "Notes", id: notes), .pause(id: notes), .resume(id: notes), .disappear(id: notes)])
     #expect(app.swiftUI.shownScreens.isEmpty)
   }
 

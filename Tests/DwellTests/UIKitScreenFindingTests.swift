@@ -111,7 +111,8 @@ import Testing
   @Test func whereAClassIsDefinedDecidesItsOrigin() {
     let main = "/private/var/containers/Bundle/Application/1F2E/LearnApp.app"
     #expect(ControllerDescription.Origin(bundlePath: main, mainBundlePath: main) == .app)
-    #expect(ControllerDescription.Origin(bundlePath: main + "/Frameworks/Lessons.framework", mainBundlePath: main) == .app)
+    #expect(
+      ControllerDescription.Origin(bundlePath: main + "/Frameworks/Lessons.framework", mainBundlePath: main) == .app)
     #expect(ControllerDescription.Origin(bundlePath: main + "2.app", mainBundlePath: main) == .system)
     #expect(
       ControllerDescription.Origin(

@@ -54,7 +54,8 @@ final class UIKitScript {
       parent: (parent ?? vc.parent).map { ScreenInstance($0) }, presenting: vc.presenting.map { ScreenInstance($0) },
       style: vc.style, window: inWindow ? ScreenInstance(vc.window) : nil,
       windowScene: inWindow ? ScreenInstance(vc.scene) : nil, animated: true, isMovingToParent: toParent,
-      isMovingFromParent: fromParent, isBeingPresented: presented, isBeingDismissed: dismissed, customName: vc.customName,
+      isMovingFromParent: fromParent, isBeingPresented: presented, isBeingDismissed: dismissed,
+      customName: vc.customName,
       optIn: vc.optIn)
   }
 
@@ -89,7 +90,10 @@ final class UIKitScript {
 
   /// Presents `vc` (and its children) with `style` from `presenting`, in UIKit's order:
   /// for `fullScreen`/`currentContext` the `covered` controllers disappear after it appears.
-  func present(_ vc: VC, children: [VC] = [], style: ControllerDescription.Style, from presenting: String, covering covered: [VC] = []) {
+  func present(
+    _ vc: VC, children: [VC] = [], style: ControllerDescription.Style, from presenting: String,
+    covering covered: [VC] = []
+  ) {
     var vc = vc
     vc.presenting = presenting
     vc.style = style

@@ -81,7 +81,9 @@ enum UIKitTraceReader {
     case "launch":
       let wall = try line.string("wall")
       let zoneName = try line.string("tz")
-      guard let zone = TimeZone(identifier: zoneName) else { throw UIKitTraceError(description: "unknown tz \(zoneName)") }
+      guard let zone = TimeZone(identifier: zoneName) else {
+        throw UIKitTraceError(description: "unknown tz \(zoneName)")
+      }
       guard
         case .launch(let instant?, _)? = try? TraceParser.parseLine(
           #"{"t":0,"event":"launch","wall":"\#(wall)","tz":"UTC"}"#, number: 1, isFirst: true
@@ -89,7 +91,8 @@ enum UIKitTraceReader {
       else { throw UIKitTraceError(description: "wall \"\(wall)\" is not ISO 8601") }
       kind = .launch(wall: instant, zone: zone)
     case "terminate": kind = .terminate
-    case "sceneWillConnect": kind = .callback(.sceneWillConnect(try scene(), role: SceneRole(name: try line.string("role"))))
+    case "sceneWillConnect":
+      kind = .callback(.sceneWillConnect(try scene(), role: SceneRole(name: try line.string("role"))))
     case "sceneWillEnterForeground": kind = .callback(.sceneWillEnterForeground(try scene()))
     case "sceneDidBecomeActive": kind = .callback(.sceneDidBecomeActive(try scene()))
     case "sceneWillResignActive": kind = .callback(.sceneWillResignActive(try scene()))

@@ -67,7 +67,9 @@ struct UIKitTraceRunner {
       if abs(want - have) > 0.001 + 1e-9 { found.append("\(what) \(have) s, expected \(want) s") }
     }
     compare("app", expected.appSeconds, seconds(report.app.time))
-    if report.sessions != expected.sessions { found.append("sessions \(report.sessions), expected \(expected.sessions)") }
+    if report.sessions != expected.sessions {
+      found.append("sessions \(report.sessions), expected \(expected.sessions)")
+    }
     let visited = report.screens.filter { $0.value.visits > 0 }
     for name in Set(expected.screens.keys).union(visited.keys).sorted() {
       guard let want = expected.screens[name] else {

@@ -158,7 +158,8 @@ package final class ScreenCoordinator {
       emit?(.appear(screen: name, id: controller.id))
     }
     if controller.isBeingPresented, controller.presenting != nil, let style = controller.style,
-      style == .overFullScreen || style == .overCurrentContext, !covers.contains(where: { $0.presented == controller.id })
+      style == .overFullScreen || style == .overCurrentContext,
+      !covers.contains(where: { $0.presented == controller.id })
     {
       covers.append(
         Cover(
