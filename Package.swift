@@ -59,7 +59,7 @@ let package = Package(
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellSwiftUI", dependencies: ["Dwell"], swiftSettings: strict),
     .target(
-      name: "DwellLua", dependencies: ["Dwell", "CLua"], resources: [.copy("prelude.lua")], swiftSettings: strict),
+      name: "DwellLua", dependencies: ["Dwell", "CLua"], resources: [.copy("Sandbox/prelude.lua")], swiftSettings: strict),
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellBalance", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),

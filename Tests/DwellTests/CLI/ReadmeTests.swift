@@ -16,8 +16,7 @@ import Testing
     var isManifest: Bool { code.hasPrefix("// Package.swift") }
   }
 
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = TestPaths.packageRoot
 
   static func snippets() throws -> [Snippet] {
     let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)

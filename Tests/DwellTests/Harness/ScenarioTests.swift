@@ -9,8 +9,7 @@ import Testing
 /// `dwell test`: the sample packs' scenarios pass, a wrong expectation fails at its line
 /// with what was seen, and the JUnit XML parses with the elements CI systems read.
 @Suite struct ScenarioTests {
-  static let rules = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("rules").path
+  static let rules = TestPaths.packageRoot.appendingPathComponent("rules").path
 
   @Test(arguments: ["learning", "game", "reading"])
   func theSamplePacksPassTheirScenarios(pack: String) {

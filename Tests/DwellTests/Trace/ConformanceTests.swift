@@ -8,7 +8,7 @@ import Testing
   /// The folder of cases, read where it is in the checkout (the package excludes it from
   /// the target, so it is neither compiled nor copied).
   static let root: URL? = {
-    let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Conformance")
+    let folder = TestPaths.testTarget.appendingPathComponent("Conformance")
     return FileManager.default.fileExists(atPath: folder.path) ? folder : nil
   }()
 

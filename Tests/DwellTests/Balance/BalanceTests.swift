@@ -7,8 +7,7 @@ import Testing
 @testable import DwellBalance
 
 @Suite struct BalanceTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
+  static let root = TestPaths.packageRoot.path
   static func path(_ relative: String) -> String { root + "/" + relative }
 
   static let personas = """

@@ -7,7 +7,7 @@ import Testing
 /// own (13 on: written from that README's policy by someone who had not read the adapter), and
 /// every case under the folder named by DWELL_UIKIT_TRACES when it is set.
 @Suite struct UIKitTraceTests {
-  static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("UIKitTraces")
+  static let folder = TestPaths.testTarget.appendingPathComponent("UIKitTraces")
     .path
 
   static func cases(in folder: String) -> [String] {

@@ -32,8 +32,7 @@ import Testing
     "testes/libs/P1/dummy",
   ]
 
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent()
+  static let root = TestPaths.packageRoot
 
   /// `swift` is on PATH (it is wherever the tests are built); in CI these tests never skip.
   static let canRun: Bool = {

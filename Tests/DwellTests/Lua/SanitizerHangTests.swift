@@ -6,8 +6,7 @@ import Testing
 /// process's stacks must tell that deadlock from a hang in Dwell, or a real deadlock would
 /// be retried away.
 @Suite struct SanitizerHangTests {
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("scripts/tsan-test").path
+  static let script = TestPaths.packageRoot.appendingPathComponent("scripts/tsan-test").path
 
   /// Excerpts of `gdb -batch -ex "thread apply all bt"` output: the runtime's deadlock as
   /// seen on this project, and threads of a process hung on its own locks.
