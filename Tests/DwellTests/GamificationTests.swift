@@ -121,7 +121,7 @@ import Testing
     engine.record(.active)
     engine.record(.appear(screen: "Home", id: ScreenInstance("h1")))
     let second = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-    try engine.setRules(second.rules, listeners: [second])
+    try RulesInForce().change(in: engine) { $0.pack = second }
     engine.record(.appear(screen: "Home", id: ScreenInstance("h2")))
     engine.terminate()
     // The second pack picked up the first one's state: two visits of Home, one in each.

@@ -123,7 +123,7 @@ import Testing
     engine.record(.active)
     rig.advance(3.5)
     let reloaded = try LuaRulePack(scripts: [("p.lua", script)])
-    try engine.setRules([], listeners: [reloaded])  // mid-interval: the live count goes on
+    try RulesInForce().change(in: engine) { $0.pack = reloaded }  // mid-interval: the live count goes on
     #expect(count(reloaded) == engine.report().points)
     rig.advance(2.25)
     engine.terminate()
