@@ -99,6 +99,44 @@ import Testing
     }
   }
 
+  /// A rules folder that is saved again the moment the tracker's launch load has read it:
+  /// the earliest a save can come after launch.
+  struct SavedAfterLoading: RulePackSource {
+    let folder: LuaRuleFolder
+    let file: String
+    let text: String
+    func load() throws(RuleError) -> any RulePack {
+      let pack = try folder.load()
+      try? text.write(toFile: file, atomically: true, encoding: .utf8)
+      return pack
+    }
+    func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any RulePackWatch {
+      folder.watch(reload)
+    }
+  }
+
+  @Test func aSaveRightAfterTheLaunchLoadIsReloaded() async throws {
+    let dir = TemporaryStore()
+    let folder = dir.directory + "/rules"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let file = folder + "/unlocks.lua"
+    try Self.pack(sessions: 5).write(toFile: file, atomically: true, encoding: .utf8)
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(dir.path)
+    configuration.rulePackSource = SavedAfterLoading(
+      folder: LuaRuleFolder(URL(fileURLWithPath: folder), interval: .milliseconds(10)), file: file,
+      text: Self.pack(sessions: 5) + "\nunlock \"saved\" { when = { sessions = 100 } }\n")
+    let sim = TrackerSimulation(configuration: configuration)
+    let launched = try #require(sim.tracker.rulePack as? LuaRulePack)
+    #expect(!launched.rules.contains { $0.id == "saved" })
+    let seen = try await RulesDirectoryReloadTests.waitUntil {
+      sim.tracker.rulePack?.rules.contains { $0.id == "saved" } ?? false
+    }
+    #expect(seen, "the save right after the launch load was not reloaded")
+    #expect((sim.tracker.rulePack as? LuaRulePack)?.name == "rules")
+    sim.tracker.terminate()
+  }
+
   /// A pack as a test makes one: rules only.
   struct Pack: RulePack {
     var rules: [Rule]
