@@ -80,17 +80,14 @@ package struct BalancePack: Sendable {
   package func configuration(
     base: Engine.Configuration, diagnostics: (@Sendable (String) -> Void)? = nil
   ) throws(RuleError) -> Engine.Configuration {
-    var configuration = base
-    configuration.levels = levels
     guard stateful, let scripts else {
-      configuration.rules = shared
+      var configuration = try RuleSet(rules: shared).validated(base: base)
+      configuration.levels = base.levels + levels
       return configuration
     }
     let pack = try LuaRulePack(scripts: scripts, name: name)
     if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
-    configuration.rules = pack.rules
-    configuration.listeners = pack.plugins.isEmpty ? [] : [pack]
-    return configuration
+    return try RuleSet(pack: pack).validated(base: base)
   }
 
   /// The level index reached with `points` (0 with no levels).

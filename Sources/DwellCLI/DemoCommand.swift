@@ -59,7 +59,7 @@ enum DemoCommand {
     defer { if directory == nil { Store.removeFiles(at: store) } }
     var configuration = Engine.Configuration(rules: fallbackRules)
     let packPath = samplePack()
-    if let packPath { try RulesLoader.load(packPath).apply(to: &configuration) }
+    if let packPath { configuration = try RulesLoader.load(packPath).configuration(base: configuration) }
     let report = try Replayer(storePath: store, configuration: configuration).run(events)
     Terminal.print("Dwell demo: \(days) days of a learning app, \(events.count) lifecycle events (seed \(seed))")
     Terminal.print("Rules: \(packPath.map { "the sample pack \($0)" } ?? "built-in sample rules")\n")

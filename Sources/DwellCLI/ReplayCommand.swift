@@ -37,7 +37,9 @@ enum ReplayCommand {
       guard interval > .zero else { throw UsageError("--checkpoint-interval must be above zero") }
       configuration.checkpointInterval = interval
     }
-    if let rulesPath = args.value("rules") { try RulesLoader.load(rulesPath).apply(to: &configuration) }
+    if let rulesPath = args.value("rules") {
+      configuration = try RulesLoader.load(rulesPath).configuration(base: configuration)
+    }
     let text = try Files.readTrace(path)
     let events: [TraceEvent]
     do {
@@ -83,12 +85,15 @@ enum RulesLoader {
 }
 
 extension RuleSource {
-  /// Puts the rules, levels and plugins into an engine configuration.
-  func apply(to configuration: inout Engine.Configuration) {
-    configuration.rules = rules
-    if let pack {
-      configuration.levels = pack.levels
-      if !pack.plugins.isEmpty { configuration.listeners = [pack] }
+  /// `base` with these rules, levels and plugins, through the rule set every route takes
+  /// (a JSON file's rules as the app's, a Lua pack as the pack).
+  ///
+  /// - Throws: ``Failure`` when the set does not validate.
+  func configuration(base: Engine.Configuration) throws -> Engine.Configuration {
+    do {
+      return try RuleSet(rules: pack == nil ? rules : [], pack: pack).validated(base: base)
+    } catch {
+      throw Failure("invalid rules: \(error)")
     }
   }
 }

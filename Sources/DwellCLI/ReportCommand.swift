@@ -55,7 +55,9 @@ enum ReportCommand {
       Terminal.print(report.json(includeUnlocks: true, unlockTime: .wallClock))
     } else {
       var configuration = Engine.Configuration()
-      if let rules = args.value("rules") { try RulesLoader.load(rules).apply(to: &configuration) }
+      if let rules = args.value("rules") {
+        configuration = try RulesLoader.load(rules).configuration(base: configuration)
+      }
       Terminal.print(
         ReportText.render(
           report, rules: configuration.rules, levels: configuration.levels, unlockTime: .wallClock, days: days,

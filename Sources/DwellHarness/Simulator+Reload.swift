@@ -6,25 +6,25 @@ internal import Foundation
 /// watcher in the background, or a check before each command), and what the rules do
 /// written to the log (unlocks, plugin awards, script errors).
 extension Simulator {
-  var configuration: Engine.Configuration {
-    var configuration = options.configuration
-    configuration.rules = source?.rules ?? []
-    if let pack = source?.pack {
-      configuration.levels = pack.levels
-      configuration.listeners = listeners(pack)
-    }
-    return configuration
-  }
+  /// The configuration a launch makes the engine with: the rules in force.
+  var configuration: Engine.Configuration { inForce.launchConfiguration(base: options.configuration) }
 
-  /// The pack as the engine's listener, with its awards written to the log.
-  private func listeners(_ pack: LuaRulePack?) -> [any UsageListener] {
-    guard let pack, !pack.plugins.isEmpty else { return [] }
-    return [
+  /// Makes `source` the rules in force, as a tracker would take them: a JSON file's rules
+  /// as the app's, a Lua pack as the pack, its awards written to the log.
+  ///
+  /// - Throws: ``RuleError`` when they do not validate; the rules in force stay.
+  func use(_ source: RuleSource?) throws(RuleError) {
+    let pack = source?.pack.map { pack in
       AwardLog(pack: pack) { [weak self] points, reason, plugin in
         let sign = points < 0 ? "" : "+"
         self?.report("★ \(sign)\(points) points from \(plugin)\(reason.isEmpty ? "" : ": \(reason)")", .unlock)
       }
-    ]
+    }
+    try inForce.change { set in
+      set.rules = pack == nil ? source?.rules ?? [] : []
+      set.pack = pack
+    }
+    self.source = source
   }
 
   /// Watches the rules in the background (interactive mode, and `--watch`): a change is
@@ -64,12 +64,12 @@ extension Simulator {
     reloads += 1
     switch result {
     case .success(let fresh):
-      source = fresh
       attach(fresh.pack)
       // What the new rules cause is logged after the line that says they loaded.
       logConsequences {
         do {
-          try engine?.setRules(fresh.rules, listeners: listeners(fresh.pack))
+          try use(fresh)
+          if let engine { inForce.apply(to: engine) }
           note("Rules reloaded: \(fresh.rules.count) rule\(fresh.rules.count == 1 ? "" : "s")", .info)
         } catch {
           note("Rules not reloaded: \(error)", .error)
@@ -109,11 +109,21 @@ extension Simulator {
   }
 }
 
-/// A pack as the engine sees it, telling the simulator of every award its plugins make.
-/// Its plugins' states are the pack's, handed over when the engine saves.
-struct AwardLog: StatefulListener {
+/// A pack as the simulator puts it in force, telling the log of every award its plugins
+/// make. Its rules, levels and plugins' states are the pack's.
+struct AwardLog: ScriptedRulePack, StatefulListener {
   let pack: LuaRulePack
   let onAward: @Sendable (Int, String, String) -> Void
+
+  var rules: [Rule] { pack.rules }
+
+  var levels: [Level] { pack.levels }
+
+  func setHostValue(_ name: String, _ value: HostValue) { pack.setHostValue(name, value) }
+
+  func loadedAfresh() throws(RuleError) -> any RulePack {
+    AwardLog(pack: try LuaRulePack(scripts: pack.scripts, limits: pack.limits, name: pack.name), onAward: onAward)
+  }
 
   var wantsTicks: Bool { pack.wantsTicks }
 

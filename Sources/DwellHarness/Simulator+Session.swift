@@ -34,7 +34,7 @@ extension Simulator {
     trace = []
     nextID = 0
     history = []
-    source = source?.fresh()
+    try? use(source?.fresh())  // the same rules, which validated before
     log = []
     notifications = []
     do {

@@ -92,7 +92,10 @@ public final class Simulator: @unchecked Sendable {
   var stack: [Entry] = []
   var history: [String] = []
   var trace: [TraceEvent] = []
+  /// The rules loaded (titles, levels, diagnostics); ``inForce`` holds them as the engine runs them.
   var source: RuleSource?
+  /// The rules in force, the one way they get into the engine (``use(_:)`` changes them).
+  let inForce = RulesInForce()
   /// The pack the log's handlers are attached to: each pack gets them once, not at every
   /// launch (the log repeated each line once per launch).
   var attached: ObjectIdentifier?
@@ -138,7 +141,7 @@ public final class Simulator: @unchecked Sendable {
       // Watching starts before loading, so a save made at any time after is seen.
       poller = RuleWatcher(path: path) { [weak self] result in self?.applyReload(result) }
       do {
-        source = try RuleSource.load(path)
+        try use(try RuleSource.load(path))
       } catch {
         throw CommandError("the rules do not load: \(error)")
       }

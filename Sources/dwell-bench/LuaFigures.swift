@@ -29,12 +29,13 @@ import Foundation
     let copy = directory.appendingPathComponent("pack")
     try? FileManager.default.copyItem(atPath: packPath, toPath: copy.path)
     let reloadClock = ManualClock()
+    let inForce = try RulesInForce(RuleSet(pack: try LuaRulePack(contentsOf: copy.path)))
     let reloadEngine = try Engine(
-      store: Store(path: ":memory:"), configuration: .init(rules: try LuaRulePack(contentsOf: copy.path).rules),
+      store: Store(path: ":memory:"), configuration: inForce.launchConfiguration(base: .init()),
       clock: reloadClock, wallClock: ManualWallClock(clock: reloadClock), scheduler: reloadClock)
     let watcher = RuleWatcher(path: copy.path) { result in
-      if case .success(let source) = result {
-        try? reloadEngine.setRules(source.rules, listeners: source.pack.map { [$0] })
+      if case .success(let source) = result, (try? inForce.change { $0.pack = source.pack }) != nil {
+        inForce.apply(to: reloadEngine)
       }
     }
     var reloads: [Double] = []

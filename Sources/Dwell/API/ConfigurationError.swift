@@ -36,7 +36,7 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
 }
 
 extension Rule {
-  /// Every problem of a rule set (``validate(_:)`` stops at the first).
+  /// Every problem of a rule set (``RuleSet/validate(strict:)`` throws the first).
   static func problems(_ rules: [Rule]) -> [RuleError] { checked(rules).problems }
 
   /// The rules of a set that can be used, in order: each rule with no problem of its own

@@ -168,10 +168,7 @@ extension Tracker {
       let cutoff = overflow ? Int64.min : difference
       _ = try? store.pruneVisits(endedBefore: WallInstant(nanosecondsSince1970: cutoff))
     }
-    var engineConfiguration = live.withLock { live in
-      live.built = live.generation
-      return live.configuration(base: configuration.engine)
-    }
+    var engineConfiguration = live.launchConfiguration(base: configuration.engine)
     let engine: Engine
     do {
       engine = try Engine(

@@ -6,7 +6,7 @@ extension Tracker: UsageQueries {
 
   /// The level reached with the points so far, and the next one.
   public var level: (level: Level, next: Level?)? {
-    Level.reached(points, in: live.withLock { $0.configuration(base: configuration.engine).levels }).map {
+    Level.reached(points, in: live.current.configuration(base: configuration.engine).levels).map {
       ($0.level, $0.next)
     }
   }

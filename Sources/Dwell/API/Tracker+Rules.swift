@@ -38,18 +38,14 @@ extension Tracker {
   /// tracker.setHostValue("level", 3)
   /// ```
   public func setHostValue(_ name: String, _ value: HostValue) {
-    let pack = live.withLock { live in
-      live.hostValues[name] = value
-      return live.pack
-    }
-    (pack as? any ScriptedRulePack)?.setHostValue(name, value)
+    live.setHostValue(name, value)
   }
 
   /// The rule pack in force, if any (the one set, loaded from the rules directory, or installed).
-  public var rulePack: (any RulePack)? { live.withLock { $0.pack } }
+  public var rulePack: (any RulePack)? { live.current.pack }
 
   /// The rules in force: the app's and the pack's.
-  package var rules: [Rule] { live.withLock { $0.allRules } }
+  package var rules: [Rule] { live.current.allRules }
 
   /// Replaces only the pack (a reload, a pack loaded at launch, an installed pack), keeping
   /// the Swift rules. `strict` (``installRulePack(_:signature:)``, which the app calls)
@@ -60,60 +56,32 @@ extension Tracker {
     try update(strict: strict) { $0.pack = pack }
   }
 
-  /// Changes the live rules if the result validates, then puts them in force. `strict`
-  /// validates the Swift rules and the whole pack together (``setRules(_:pack:)``);
-  /// otherwise a pack's rules shadowed by a Swift rule's id are left out and reported.
-  func update(strict: Bool = true, _ change: (inout LiveRules) -> Void) throws(RuleError) {
-    let result = live.withLock { live -> Result<((any RulePack)?, [Rule]), RuleError> in
-      var next = live
-      change(&next)
-      let checked = strict ? next.rules + (next.pack?.rules ?? []) : next.allRules
-      if let error = Rule.problems(checked).first { return .failure(error) }
-      next.generation += 1
-      live = next
-      return .success((next.pack, next.shadowedPackRules))
-    }
-    let pack: (any RulePack)?
-    switch result {
-    case .failure(let error):
+  /// Changes the rules in force if the result validates (``RuleSet/validate(strict:)``),
+  /// then puts them in force. `strict` validates the Swift rules and the whole pack
+  /// together (``setRules(_:pack:)``); otherwise a pack's rules shadowed by a Swift rule's
+  /// id are left out and reported.
+  func update(strict: Bool = true, _ change: (inout RuleSet) -> Void) throws(RuleError) {
+    let set: RuleSet
+    do {
+      set = try live.change(strict: strict, change)
+    } catch {
       report(.rulesRefused(error))
       throw error
-    case .success(let (fresh, shadowed)):
-      pack = fresh
-      if !shadowed.isEmpty {
-        let problems = shadowed.map { rule in
-          ConfigurationError.Problem.rule(
-            RuleError(rule: rule.id, "a Swift rule has the same id; the pack's rule is left out, the Swift rule kept"))
-        }
-        report(.invalidConfiguration(ConfigurationError(problems: problems)))
-      }
     }
-    if let pack = pack as? any ScriptedRulePack {
-      for (name, value) in live.withLock({ $0.hostValues }) { pack.setHostValue(name, value) }
-    }
-    if let engine { applyLiveRules(to: engine) }
-  }
-
-  /// Puts the live rules in force in `engine`, again if they changed meanwhile (two
-  /// threads setting rules at once end with the later set).
-  func applyLiveRules(to engine: Engine) {
-    while true {
-      let (configuration, generation) = live.withLock {
-        ($0.configuration(base: self.configuration.engine), $0.generation)
+    let shadowed = set.shadowedPackRules
+    if !shadowed.isEmpty {
+      let problems = shadowed.map { rule in
+        ConfigurationError.Problem.rule(
+          RuleError(rule: rule.id, "a Swift rule has the same id; the pack's rule is left out, the Swift rule kept"))
       }
-      do {
-        try engine.setRules(configuration.rules, listeners: configuration.listeners)
-      } catch {
-        report(.rulesRefused(error))
-        return
-      }
-      if live.withLock({ $0.generation }) == generation { return }
+      report(.invalidConfiguration(ConfigurationError(problems: problems)))
     }
+    if let engine { live.apply(to: engine) }
   }
 
   /// After an engine is installed: puts in force what was set while it was being made.
   func catchUpRules(_ engine: Engine) {
-    if live.withLock({ $0.generation != $0.built }) { applyLiveRules(to: engine) }
+    if live.changedSinceLaunch { live.apply(to: engine) }
   }
 
   // MARK: The rules directory

@@ -34,7 +34,7 @@ public final class Tracker: Sendable {
   let replacing = Locked<Bool>(false)
   let streams = Locked<Streams>(Streams())
   /// The rules, pack, listeners and host values in force (``setRules(_:pack:)``).
-  let live: Locked<LiveRules>
+  let live: RulesInForce
   /// The watch on the configuration's rule pack source (`rulesDirectory`).
   let watch = Locked<(any RulePackWatch)?>(nil)
   /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
@@ -136,8 +136,11 @@ public final class Tracker: Sendable {
     self.wallClock = wallClock
     self.scheduler = scheduler
     launchedAt = clock.now()
-    live = Locked(
-      LiveRules(rules: self.configuration.engine.rules, pack: nil, listeners: self.configuration.engine.listeners))
+    // Repaired, the configuration's rules validate; an empty set is only a safety net.
+    live =
+      (try? RulesInForce(
+        RuleSet(rules: self.configuration.engine.rules, listeners: self.configuration.engine.listeners)))
+      ?? RulesInForce()
     let problems = configuration.problems
     if !problems.isEmpty { report(.invalidConfiguration(ConfigurationError(problems: problems))) }
     if scheduler?.isSynchronous == true {

@@ -178,12 +178,6 @@ extension Rule {
     }
     return rules
   }
-
-  /// Checks a set of rules built in code: ids unique, non-empty and plain, groups
-  /// non-empty, thresholds in range. Throws the first of ``problems(_:)``.
-  package static func validate(_ rules: [Rule]) throws(RuleError) {
-    if let first = problems(rules).first { throw first }
-  }
 }
 
 extension Rule {

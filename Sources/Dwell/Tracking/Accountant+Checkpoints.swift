@@ -111,8 +111,13 @@ extension Accountant {
     revision &+= 1
   }
 
-  /// Replaces a listener's saved state.
+  /// The largest state a listener may keep: 64 KiB (``UsageAction/saveState(source:data:)``).
+  static let largestState = 64 << 10
+
+  /// Replaces a listener's saved state; one larger than ``largestState`` is not kept (the
+  /// Lua runtime refuses it first, with the plugin's name).
   mutating func saveState(_ data: String, for source: String) {
+    guard data.utf8.count <= Self.largestState else { return }
     // Byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
     guard listenerStates[source].map({ $0.utf8.elementsEqual(data.utf8) }) != true else { return }
     listenerStates[source] = data

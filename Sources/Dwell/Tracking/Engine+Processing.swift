@@ -141,7 +141,7 @@ extension Engine {
             case .notify(let notification):
               state.notifications.append(notification)
             case .saveState(let source, let data):
-              if data.utf8.count <= 64 << 10 { state.accountant.saveState(data, for: source) }
+              state.accountant.saveState(data, for: source)
             }
           }
         }

@@ -2,24 +2,20 @@
 /// and taking over another engine's live state.
 extension Engine {
 
-  /// Replaces the rules in force (hot reload). Rules already unlocked stay unlocked; the
-  /// progress of the others is recomputed from the totals, not from history.
+  /// Replaces the rules and listeners in force (hot reload) with `set`'s. Rules already
+  /// unlocked stay unlocked; the progress of the others is recomputed from the totals, not
+  /// from history. New listeners get the states the old ones saved.
   ///
-  /// - Throws: ``RuleError`` when the new rules are invalid; the old ones stay in force.
-  ///
-  /// - Parameters:
-  ///   - rules: the new rules.
-  ///   - listeners: the new listeners, or `nil` to keep the current ones. New listeners
-  ///     get the states the old ones saved.
-  package func setRules(_ rules: [Rule], listeners: [any UsageListener]? = nil) throws(RuleError) {
-    try Rule.validate(rules)
+  /// Internal: the one caller is ``RulesInForce/apply(to:)``, which only holds sets that
+  /// validated (``RuleSet/validate(strict:)``).
+  func putInForce(_ set: RuleSet) {
+    let rules = set.allRules
+    let listeners = set.engineListeners
     settle()
     let unlocked = state.withLock { state -> [UnlockRecord] in
-      if let listeners {
-        for listener in listeners { listener.restore(states: state.accountant.listenerStates) }
-        state.listeners = listeners
-        state.accountant.collectsEvents = !listeners.isEmpty
-      }
+      for listener in listeners { listener.restore(states: state.accountant.listenerStates) }
+      state.listeners = listeners
+      state.accountant.collectsEvents = !listeners.isEmpty
       let kept = Array(state.book.unlocked.values)
       state.book = RuleBook(
         rules: rules.map(\.withCleanNames), unlocked: kept, tick: configuration.evaluationTick.nanoseconds,

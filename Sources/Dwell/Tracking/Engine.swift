@@ -82,7 +82,7 @@ package final class Engine: Sendable {
     store: Store, inMemory: Bool, configuration: Configuration, clock: any MonotonicClock,
     wallClock: any WallClock, scheduler: (any EngineScheduler)?, launchedAt: MonotonicInstant?
   ) throws {
-    try Rule.validate(configuration.rules)
+    try RuleSet(rules: configuration.rules).validate()  // a configuration made by hand
     self.configuration = configuration
     self.store = store
     self.inMemory = inMemory

@@ -17,7 +17,7 @@ extension Engine {
   /// Keeps the states the listeners changed since they were last asked.
   func takeListenerStates(_ state: inout EngineState) {
     for case let listener as any StatefulListener in state.listeners {
-      for case .saveState(let source, let data) in listener.takeStates() where data.utf8.count <= 64 << 10 {
+      for case .saveState(let source, let data) in listener.takeStates() {
         state.accountant.saveState(data, for: source)
       }
     }

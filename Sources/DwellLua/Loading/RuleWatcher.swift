@@ -14,7 +14,8 @@ internal import Foundation
 /// platform and with editors that save by renaming.
 ///
 /// A `Tracker` does this itself for `Configuration.rulesDirectory` (``LuaRuleFolder``).
-/// By hand, pass the pack's plugins with its rules, or the old pack's plugins keep running:
+/// By hand, give the tracker the whole pack: `setRules(_:pack:)` puts its rules, levels and
+/// plugins in force together, as every route does (the rules directory, `dwell sim`):
 ///
 /// ```swift
 /// let watcher = RuleWatcher(path: "rules/") { result in

@@ -36,7 +36,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   let runtime: LuaRuntime
   /// The scripts and limits it was loaded from (`loadedAfresh()` loads them afresh).
   package let scripts: [(name: String, text: String)]
-  let limits: ScriptLimits
+  package let limits: ScriptLimits
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
   ///

@@ -56,10 +56,7 @@ import Testing
 
     let out = TemporaryStore()
     try sim.perform("record \(out.directory)/t.jsonl")
-    var configuration = Engine.Configuration()
-    let source = try RuleSource.load(dir.directory)
-    configuration.rules = source.rules
-    configuration.listeners = source.pack.map { [$0] } ?? []
+    let configuration = RuleSet(pack: try RuleSource.load(dir.directory).pack).configuration(base: .init())
     let replayed = try Replayer(storePath: out.path, configuration: configuration).run(
       TraceParser.parse(String(contentsOfFile: out.directory + "/t.jsonl", encoding: .utf8)))
     #expect(Set(replayed.unlocks.keys) == ["early-bird"])

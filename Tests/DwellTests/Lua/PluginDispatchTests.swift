@@ -39,7 +39,7 @@ import Testing
 
   @Test func onlyHandlersSeveralHandlersAndOneAddedLaterAllRunInOrder() throws {
     let pack = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-    let rig = Rig(configuration: .init(rules: pack.rules, levels: pack.levels, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.record(.active)
     engine.record(.appear(screen: "X", id: ScreenInstance("x")))
@@ -67,7 +67,7 @@ import Testing
       end)
       """
     let pack = try LuaRulePack(scripts: [("bad.lua", script)])
-    let rig = Rig(configuration: .init(rules: pack.rules, levels: pack.levels, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.record(.active)
     rig.advance(4)

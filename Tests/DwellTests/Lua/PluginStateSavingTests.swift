@@ -123,7 +123,7 @@ import Testing
     engine.record(.active)
     rig.advance(3.5)
     let reloaded = try LuaRulePack(scripts: [("p.lua", script)])
-    try engine.setRules([], listeners: [reloaded])  // mid-interval: the live count goes on
+    try RulesInForce().change(in: engine) { $0.pack = reloaded }  // mid-interval: the live count goes on
     #expect(count(reloaded) == engine.report().points)
     rig.advance(2.25)
     engine.terminate()
@@ -178,5 +178,33 @@ import Testing
       let message = bad.diagnostics.map(\.message).joined(separator: "\n")
       #expect(message == "plugin 'p': p.lua:2: its state cannot be saved: \(place)", "\(event)")
     }
+  }
+
+  /// A listener that saves a state of `bytes` bytes, by action and at each checkpoint.
+  struct Oversized: StatefulListener {
+    let bytes: Int
+    var wantsTicks: Bool { false }
+    func restore(states: [String: String]) {}
+    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+      [.saveState(source: "by-action", data: String(repeating: "a", count: bytes))]
+    }
+    func takeStates() -> [UsageAction] {
+      [.saveState(source: "at-checkpoint", data: String(repeating: "b", count: bytes))]
+    }
+    var hasUnsavedStates: Bool { true }
+  }
+
+  /// The engine keeps a state of at most 64 KiB, however it is handed over (one check).
+  @Test(arguments: [64 << 10, (64 << 10) + 1])
+  func aStateOver64KiBIsNotKept(bytes: Int) throws {
+    let rig = Rig()
+    let engine = try rig.launch()
+    try RulesInForce().change(in: engine) { $0.listeners = [Oversized(bytes: bytes)] }
+    engine.record(.active)
+    rig.advance(3)
+    try engine.commit()
+    let kept = engine.state.withLock { $0.accountant.listenerStates }
+    #expect(kept.keys.sorted() == (bytes <= 64 << 10 ? ["at-checkpoint", "by-action"] : []))
+    engine.terminate()
   }
 }

@@ -19,11 +19,13 @@ import Testing
       .write(toFile: file, atomically: true, encoding: .utf8)
     let rig = Rig()
     let engine = try rig.launch()
-    try engine.setRules(RuleSource.load(dir.directory).rules)
+    let inForce = RulesInForce()
+    let first = try RuleSource.load(dir.directory)
+    try inForce.change(in: engine) { $0.pack = first.pack }
     let outcomes = Outcomes()
     let watcher = RuleWatcher(path: dir.directory) { result in
       outcomes.add(result)
-      if case .success(let source) = result { try? engine.setRules(source.rules) }
+      if case .success(let source) = result { _ = try? inForce.change(in: engine) { $0.pack = source.pack } }
     }
     engine.record(.active)
     engine.record(.appear(screen: "Lessons", id: ScreenInstance("l")))
@@ -54,11 +56,14 @@ import Testing
   @Test func unlocksSurviveAReloadThatDropsOrChangesTheirRule() throws {
     let rig = Rig()
     let engine = try rig.launch()
-    try engine.setRules([Rule("early", when: .appTime(.seconds(5)))])
+    let inForce = RulesInForce()
+    try inForce.change(in: engine) { $0.rules = [Rule("early", when: .appTime(.seconds(5)))] }
     engine.record(.active)
     rig.advance(10)
     #expect(engine.report().unlocks["early"] != nil)
-    try engine.setRules([Rule("early", when: .appTime(.seconds(5000))), Rule("later", when: .appTime(.seconds(20)))])
+    try inForce.change(in: engine) {
+      $0.rules = [Rule("early", when: .appTime(.seconds(5000))), Rule("later", when: .appTime(.seconds(20)))]
+    }
     rig.advance(15)
     let unlocks = engine.report().unlocks
     #expect(unlocks["early"]?.mono.seconds == 5)
@@ -196,12 +201,14 @@ import Testing
     let clock = SystemMonotonicClock()
     let engine = try Engine(
       store: Store(path: dir.path), clock: clock, scheduler: DispatchScheduler(clock: clock))
-    try engine.setRules(RuleSource.load(dir.directory).rules)
+    let inForce = RulesInForce()
+    let first = try RuleSource.load(dir.directory)
+    try inForce.change(in: engine) { $0.pack = first.pack }
     let outcomes = HotReloadTests.Outcomes()
     let watcher = RuleWatcher(path: dir.directory) { result in
       outcomes.add(result)
       if case .success(let source) = result {
-        do { try engine.setRules(source.rules) } catch { Issue.record(error) }
+        do { try inForce.change(in: engine) { $0.pack = source.pack } } catch { Issue.record(error) }
       }
     }
     engine.record(.active)

@@ -45,7 +45,7 @@ import Testing
     #expect(pack.rules[1].isHidden && pack.rules[1].achievement == "marathon" && pack.rules[1].tier == "bronze")
     #expect(pack.levels.map(\.name) == ["Beginner", "Learner", "Scholar"])
     #expect(pack.plugins == ["night-owl", "visit-counter"])
-    let rig = Rig(configuration: .init(rules: pack.rules, levels: pack.levels, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.record(.active)
     engine.record(.appear(screen: "Lessons", id: ScreenInstance("l")))
@@ -66,7 +66,7 @@ import Testing
     let notes = LockedBox<[String]>([])
     func launch() throws -> (Engine, LuaRulePack) {
       let pack = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-      rig.configuration = .init(rules: pack.rules, levels: pack.levels, listeners: [pack])
+      rig.configuration = RuleSet(pack: pack).configuration(base: .init())
       let engine = try rig.launch()
       engine.onNotification { note in notes.update { $0.append(note.title) } }
       return (engine, pack)
@@ -102,7 +102,7 @@ import Testing
       return .bool(sessions >= 1)
     }
     let notes = LockedBox<[String]>([])
-    let rig = Rig(configuration: .init(rules: pack.rules, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.onNotification { note in notes.update { $0.append(note.title) } }
     engine.record(.active)
@@ -116,12 +116,12 @@ import Testing
   @Test func pluginStateSurvivesAReload() throws {
     let rig = Rig()
     let first = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-    rig.configuration = .init(rules: first.rules, listeners: [first])
+    rig.configuration = RuleSet(pack: first).configuration(base: .init())
     let engine = try rig.launch()
     engine.record(.active)
     engine.record(.appear(screen: "Home", id: ScreenInstance("h1")))
     let second = try LuaRulePack(scripts: [("pack.lua", Self.pack)])
-    try engine.setRules(second.rules, listeners: [second])
+    try RulesInForce().change(in: engine) { $0.pack = second }
     engine.record(.appear(screen: "Home", id: ScreenInstance("h2")))
     engine.terminate()
     // The second pack picked up the first one's state: two visits of Home, one in each.
@@ -152,7 +152,7 @@ import Testing
       )
     ])
     let notes = LockedBox<[String]>([])
-    let rig = Rig(configuration: .init(rules: pack.rules, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.onNotification { note in notes.update { $0.append(note.title) } }
     engine.record(.active)
@@ -181,7 +181,7 @@ import Testing
         """
       )
     ])
-    let rig = Rig(configuration: .init(rules: pack.rules, listeners: [pack]))
+    let rig = Rig(configuration: RuleSet(pack: pack).configuration(base: .init()))
     let engine = try rig.launch()
     engine.record(.active)
     engine.record(.appear(screen: "Home", id: ScreenInstance("h")))

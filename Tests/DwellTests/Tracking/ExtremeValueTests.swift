@@ -18,7 +18,9 @@ import Testing
     #expect(throws: ConfigurationError.self) { try configuration.validate() }
     let rig = Rig(configuration: .init())
     let engine = try rig.launch()
-    #expect(throws: RuleError.self) { try engine.setRules([Rule("far", when: condition)]) }
+    #expect(throws: RuleError.self) {
+      try RulesInForce().change(in: engine) { $0.rules = [Rule("far", when: condition)] }
+    }
     // Said in words without a trap, whatever the size.
     #expect(!condition.description.isEmpty)
   }

@@ -26,9 +26,9 @@ import Testing
       calls.withLock { $0 += 1 }
       guard record.rule == "first" else { return }
       try? engine.commit()
-      try? engine.setRules([
-        Rule("first", when: .appTime(.seconds(1))), Rule("second", when: .appTime(.seconds(2))),
-      ])
+      _ = try? RulesInForce().change(in: engine) {
+        $0.rules = [Rule("first", when: .appTime(.seconds(1))), Rule("second", when: .appTime(.seconds(2)))]
+      }
       _ = engine.time(.app)
     }
     let finished = finishes(within: 10) {
