@@ -56,7 +56,9 @@ let package = Package(
     // Ed25519 for signed rule packs where CryptoKit is missing (Linux).
     .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
     lua,
-    .target(name: "CLuaSandbox", dependencies: ["CLua"]),
+    // The module map and header beside the C files, as the system libraries' are (and where
+    // tools that read Sources/*/module.modulemap find them).
+    .target(name: "CLuaSandbox", dependencies: ["CLua"], publicHeadersPath: "."),
     .target(
       name: "Dwell", dependencies: ["CSQLite", .target(name: "CSodium", condition: .when(platforms: [.linux]))], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),

@@ -1,8 +1,8 @@
 #ifndef DWELL_CLUA_SANDBOX_H
 #define DWELL_CLUA_SANDBOX_H
 /*
- * The C side of Dwell's Lua sandbox, the public header of the CLuaSandbox target (its .c
- * files beside include/ hold the code): what must be C so that Lua's error handling
+ * The C side of Dwell's Lua sandbox, the one header of the CLuaSandbox module (module.modulemap
+ * beside it; the .c files beside it hold the code): what must be C so that Lua's error handling
  * (longjmp) never unwinds a Swift frame, and wrappers for the Lua C API macros Swift cannot
  * import. Lua's own API comes through too:
  *  - budget.c: the allocator (memory cap), the count hook (instruction budget), the charge;
@@ -18,7 +18,7 @@
 #include "CLua.h"
 #else
 /* The system library: the header of CLua's module map. */
-#include "../../CLua/system.h"
+#include "../CLua/system.h"
 #endif
 #include <stddef.h>
 
