@@ -39,7 +39,13 @@ void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   }
   if (limits->enforce && nsize > old && limits->used - old + nsize > limits->limit) {
-    if (!limits->refused && limits->L) dwell_lua_where(limits->L, limits->where, sizeof limits->where);
+    /* Where the script is, for the message, unless Lua may be moving its stack: Lua after
+     * 5.4.4 (the bundled 5.4.8 does) turns the stack's pointers into offsets while it
+     * reallocates the stack, and lua_getinfo would read them as pointers (a crash). A new
+     * block is never the stack; a refusal left unplaced is placed after the call, at the
+     * first line of the function called (dwell_lua_pcall). */
+    if (!limits->refused && limits->L && (ptr == NULL || LUA_VERSION_RELEASE_NUM <= 50404))
+      dwell_lua_where(limits->L, limits->where, sizeof limits->where);
     limits->refused = 1;
     return NULL;
   }

@@ -127,12 +127,17 @@ int dwell_lua_locate(lua_State *L) {
 /* After a failed call whose message names no place (a tail call left no frame of script code
  * on the stack): the message placed at the first line of `function`, the function called. */
 static void dwell_lua_place_at_function(lua_State *L, dwell_lua_limits *limits, int function) {
+  lua_Debug ar;
+  if (limits->refused && limits->where[0] == 0) { /* memory refused unplaced (see dwell_lua_alloc) */
+    lua_pushvalue(L, function);
+    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0)
+      snprintf(limits->where, sizeof limits->where, "%s:%d:", ar.short_src, ar.linedefined);
+  }
   size_t length = 0;
   const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
   if (!message) return;
   int enforce = limits->enforce;
   limits->enforce = 0; /* outside any protected call: no allocation may fail here */
-  lua_Debug ar;
   lua_pushvalue(L, function);
   if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0 &&
       !dwell_lua_placed(message, length, ar.short_src)) {
