@@ -8,8 +8,10 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// Lua 5.4: built from the sources in `Sources/CLua/lua` with the shim when they are there
-/// (the bundled mode, what iOS apps need), else the system library (pkg-config `lua5.4`).
+/// Lua 5.4: built from the sources in `Sources/CLua/lua` when they are there (the bundled
+/// mode, what iOS apps need), else the system library (pkg-config `lua5.4`). The sandbox's C
+/// (allocator cap, instruction budget, bounded library functions, allow-list) is the
+/// `CLuaSandbox` target on top of either.
 /// That folder is a git submodule of lua/lua.git at a release tag, which SwiftPM and Xcode
 /// check out with the package; `scripts/fetch-lua` lays the same release's verified tarball
 /// out the same way (Lua's C files at the folder's root) where the submodule cannot be
@@ -54,12 +56,16 @@ let package = Package(
     // Ed25519 for signed rule packs where CryptoKit is missing (Linux).
     .systemLibrary(name: "CSodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
     lua,
+    // The module map and header beside the C files, as the system libraries' are (and where
+    // tools that read Sources/*/module.modulemap find them).
+    .target(name: "CLuaSandbox", dependencies: ["CLua"], publicHeadersPath: "."),
     .target(
       name: "Dwell", dependencies: ["CSQLite", .target(name: "CSodium", condition: .when(platforms: [.linux]))], resources: [.copy("PrivacyInfo.xcprivacy")], swiftSettings: strict),
     .target(name: "DwellUIKit", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellSwiftUI", dependencies: ["Dwell"], swiftSettings: strict),
     .target(
-      name: "DwellLua", dependencies: ["Dwell", "CLua"], resources: [.copy("Sandbox/prelude.lua")], swiftSettings: strict),
+      name: "DwellLua", dependencies: ["Dwell", "CLuaSandbox"], resources: [.copy("Sandbox/prelude.lua")],
+      swiftSettings: strict),
     .target(name: "DwellHarness", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),
     .target(name: "DwellTesting", dependencies: ["Dwell"], swiftSettings: strict),
     .target(name: "DwellBalance", dependencies: ["Dwell", "DwellLua", "DwellTesting"], swiftSettings: strict),

@@ -72,7 +72,4 @@ extension Simulator {
       return (fresh.map { "\($0.time)  \($0.text)" }, dropped + logLines.count)
     }
   }
-
-  /// How many log lines were ever written.
-  public var logCount: Int { logLock.withLock { dropped + logLines.count } }
 }

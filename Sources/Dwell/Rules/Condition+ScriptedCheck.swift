@@ -4,8 +4,8 @@
 /// A scripted condition: code that looks at the usage so far and answers yes or no.
 ///
 /// The Lua scripting module implements this (`package`: apps write declarative conditions
-/// or Lua). ``holds(_:)`` runs on the engine's processing context, never on the caller's
-/// thread; it must be quick.
+/// or Lua). ``holds(_:)`` runs where the engine processes events: its scheduler's queue, and
+/// the caller's thread inside `setRules` and `terminate`, which process before they return; it must be quick.
 package protocol RuleCheck: Sendable {
   /// Whether the rule should unlock, given the usage at the moment of evaluation.
   func holds(_ usage: UsageView) -> Bool

@@ -2,7 +2,7 @@
 ///
 /// The Lua plugin runtime implements this (`package`: the seam between Dwell and DwellLua;
 /// apps put plugins in force through a ``RulePack``). Handlers must be quick: they run while the
-/// engine processes events (never on the caller's thread).
+/// engine processes events (its scheduler's queue, and the caller's thread inside `setRules` and `terminate`).
 package protocol UsageListener: Sendable {
   /// Whether the listener wants ``UsageEvent/tick`` (costs a wake-up per tick of app time).
   var wantsTicks: Bool { get }

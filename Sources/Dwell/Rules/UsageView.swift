@@ -54,7 +54,4 @@ package struct UsageView: Sendable {
       seconds: Double(usage.tally.nanos) / 1e9, visits: usage.visits,
       todaySeconds: Double(usage.tally.nanos(on: today)) / 1e9)
   }
-
-  /// Names of every screen seen so far.
-  package var screenNames: [String] { screens.map(\.name) }
 }

@@ -101,11 +101,6 @@ struct CheckpointBatch: Sendable, Equatable {
     var count: Int
   }
 
-  var hasChanges: Bool {
-    !days.isEmpty || !visits.isEmpty || !closedVisits.isEmpty || sessions != 0 || lastStop != nil
-      || !unlocks.isEmpty || !awards.isEmpty || !listenerStates.isEmpty
-  }
-
   // MARK: Journal encoding
 
   /// The batch in the journal's binary form, after `headerSpace` zero bytes.

@@ -154,8 +154,6 @@ final class Statement {
   }
 
   func int(_ column: Int32) -> Int64 { sqlite3_column_int64(pointer, column) }
-  func double(_ column: Int32) -> Double { sqlite3_column_double(pointer, column) }
-  func isNull(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_NULL }
   func isInteger(_ column: Int32) -> Bool { sqlite3_column_type(pointer, column) == SQLITE_INTEGER }
   /// A text column, every byte of it (`""` for `NULL`).
   func text(_ column: Int32) -> String {

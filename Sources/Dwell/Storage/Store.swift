@@ -14,13 +14,38 @@ internal import Foundation
 /// export. Writes arrive as checkpoint batches of additive deltas, so two processes
 /// sharing a store (an app and its extension) never overwrite each other's time.
 package final class Store: @unchecked Sendable {
-  // @unchecked: every access to `database` and the caches happens on `queue`.
+  // @unchecked: every access to `database` and the caches happens on `queue`, which debug
+  // builds assert at each access (``isOnQueue``), as GRDB's connections check their queue.
   /// The file's path.
   package let path: String
   private let queue = DispatchQueue(label: "dwell.store")
-  let database: Database
-  /// Screen ids by name, as the `screens` table has them (see ``forgetScreenIDs()``).
-  var screenIDs: [String: Int64] = [:]
+  /// Marks `queue` (its value is `true` there and on nothing else): see ``isOnQueue``.
+  private let queueKey = DispatchSpecificKey<Bool>()
+  private let connection: Database
+  private var storedScreenIDs: [String: Int64] = [:]
+
+  /// The connection, on `queue` only (asserted in debug builds; never checked in release).
+  var database: Database {
+    assert(isOnQueue, "the store's connection is used off the store's queue")
+    return connection
+  }
+
+  /// Screen ids by name, as the `screens` table has them (see ``forgetScreenIDs()``); on
+  /// `queue` only, as ``database``.
+  var screenIDs: [String: Int64] {
+    get {
+      assert(isOnQueue, "the store's screen ids are read off the store's queue")
+      return storedScreenIDs
+    }
+    _modify {
+      assert(isOnQueue, "the store's screen ids are changed off the store's queue")
+      yield &storedScreenIDs
+    }
+  }
+
+  /// Whether the caller runs on the store's queue: what every access to the connection and
+  /// the caches asserts in debug builds.
+  var isOnQueue: Bool { DispatchQueue.getSpecific(key: queueKey) == true }
 
   /// Whether the store is a file (not an in-memory database), so a journal can sit beside it.
   var isFile: Bool { !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:") && !readOnly }
@@ -34,7 +59,10 @@ package final class Store: @unchecked Sendable {
     self.path = path
     self.readOnly = readOnly
     try Self.refuseSpecialFiles(at: path)
-    database = try StoreError.mapping { try Database(path: path, readOnly: readOnly) }
+    connection = try StoreError.mapping { try Database(path: path, readOnly: readOnly) }
+    queue.setSpecific(key: queueKey, value: true)
+    // Nothing else has the store yet: opening and migrating run on the caller's thread.
+    let database = connection
     try StoreError.mapping {
       if !readOnly {
         // Switching a new file to WAL does not wait on the busy handler: when another

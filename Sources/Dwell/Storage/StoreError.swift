@@ -22,14 +22,14 @@ package enum StoreError: Error, CustomStringConvertible, Sendable {
 }
 
 extension StoreError {
-  /// Runs `body`, reporting SQLite's errors as ``database(_:)``: the one place where a
-  /// ``DatabaseError`` becomes a ``StoreError``.
   /// Whether the error is SQLite's "database or disk is full".
   var isDiskFull: Bool {
     if case .database(let error) = self { return error.resultCode.primary == .full }
     return false
   }
 
+  /// Runs `body`, reporting SQLite's errors as ``database(_:)``: the one place where a
+  /// ``DatabaseError`` becomes a ``StoreError``.
   static func mapping<T>(_ body: () throws -> T) throws -> T {
     do {
       return try body()

@@ -13,12 +13,6 @@ struct BinaryWriter {
     for shift in stride(from: 0 as UInt64, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: v >> shift)) }
   }
 
-  /// Overwrites 8 bytes at `offset`.
-  mutating func patch(_ value: Int64, at offset: Int) {
-    let v = UInt64(bitPattern: value)
-    for k in 0..<8 { bytes[offset + k] = UInt8(truncatingIfNeeded: v >> (8 * UInt64(k))) }
-  }
-
   mutating func int(_ value: Int) { int64(Int64(value)) }
 
   mutating func string(_ value: String) {

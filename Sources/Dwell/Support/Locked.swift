@@ -9,8 +9,8 @@
 /// A value behind a lock: `os_unfair_lock` on Apple platforms, `pthread_mutex_t` elsewhere.
 ///
 /// Dwell uses this instead of `Synchronization.Mutex` because ThreadSanitizer understands
-/// these locks on every platform (it reports false races through `Mutex` on Linux), and
-/// because it also runs on systems older than `Mutex` requires. Same shape as `Mutex`.
+/// these locks on every platform (it reports false races through `Mutex` on Linux). Same
+/// shape as `Mutex`.
 ///
 /// The value lives behind a pointer rather than in a stored property, and `withLock` is
 /// inlinable: a class property would be checked for exclusive access at run time on every

@@ -8,8 +8,8 @@ internal import Foundation
 ///
 /// Not thread-safe: the ``Engine`` owns one behind its state lock. All instants are
 /// nanoseconds on the monotonic clock of the current boot; the wall clock enters only
-/// through the anchor that names days. Its state is written only by its own methods (here
-/// and in the `Accountant+` files); everything else reads it.
+/// through the anchor that names days. Its state is written by its own methods (here and in
+/// the `Accountant+` files), except the engine's switches `collectsEvents` and `keepsPendingTotals`.
 struct Accountant {
   let idleTimeout: Int64?
   let sessionTimeout: Int64

@@ -7,8 +7,8 @@ extension Engine {
     /// An `active` starts a new session when at least this long has passed since the app
     /// last stopped being active. Default 30 minutes.
     package var sessionTimeout: Duration
-    /// Accrued time is committed this often while anything accrues; a crash loses at most
-    /// this much. Default 2 seconds.
+    /// Accrued time is journaled (made crash-safe) this often while anything accrues, and folded
+    /// into the store every few checkpoints; a crash loses at most this much. Default 2 seconds.
     package var checkpointInterval: Duration
     /// Scripted checks are evaluated whenever app time reaches a whole multiple of this.
     /// Default 1 second.

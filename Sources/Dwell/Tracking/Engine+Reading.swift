@@ -12,14 +12,6 @@ extension Engine {
     withState { accountant, _ in MonotonicInstant(nanoseconds: accountant.cursor) }
   }
 
-  /// The wall-clock instant and local day now, by the engine's anchor.
-  package func wallClockNow() -> (instant: WallInstant, day: Day, hour: Int) {
-    withState { accountant, _ in
-      let wall = accountant.wall(at: accountant.cursor)
-      return (wall, accountant.span(at: accountant.cursor).day, accountant.calendar.hour(of: wall))
-    }
-  }
-
   /// Reads the state with accrual brought up to now (memory only, no I/O). On a
   /// synchronous scheduler (the caller's thread is the engine's) it processes first; on a
   /// queue it reads a copy and runs no rule, check or listener.

@@ -4,8 +4,8 @@
 /// and is still applying.
 ///
 /// The writer replaces it (under its own small lock) each time it is done with a step.
-/// Queries read it in place under that lock, without copying it: when no event waits
-/// (the usual case) they read ``accountant`` itself; otherwise ``catchUp(with:)`` applies
+/// Queries read it under that lock (``Engine/withState(_:)`` copies it out to credit time):
+/// when no event waits (the usual case) they read ``accountant`` itself; otherwise ``read(_:_:)`` applies
 /// the waiting events (accounting only: no rule, check or listener runs) to ``view``,
 /// which keeps them until the writer publishes again, so each event is applied once.
 struct PublishedState {

@@ -1,4 +1,4 @@
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 /// `levels { { "Beginner", 0 }, ... }`: the pack's levels, lowest first, each with its own points.

@@ -1,6 +1,6 @@
 // Titles and descriptions of rules: shown in logs and terminals, so plain, one line, bounded.
 
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 extension LuaRuleParser {

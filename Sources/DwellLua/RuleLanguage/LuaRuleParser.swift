@@ -1,4 +1,4 @@
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 internal import Foundation
 

@@ -1,4 +1,4 @@
-internal import CLua
+internal import CLuaSandbox
 public import Dwell
 internal import Foundation
 

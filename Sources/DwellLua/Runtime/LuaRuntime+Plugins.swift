@@ -1,5 +1,5 @@
 // Plugins of a pack: dispatching events to them, and saving (at checkpoints) and restoring their states.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 extension LuaRuntime {

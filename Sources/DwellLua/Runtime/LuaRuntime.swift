@@ -1,5 +1,5 @@
 // One pack's loaded Lua state behind a lock: running checks, host values and reports.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 /// A loaded Lua state shared by the rules of one pack, behind a lock.

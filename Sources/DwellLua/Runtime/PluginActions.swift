@@ -1,5 +1,5 @@
 // What plugins ask of the host (award, unlock, notify, publish), checked and bounded.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 /// Plugin actions as they arrive from Lua: each checked (whole points, ids the pack

@@ -1,5 +1,5 @@
 // The read-only usage table scripted checks receive, made once and refreshed in place.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 /// The read-only `u` table scripted checks receive: made once per state, its figures

@@ -1,5 +1,5 @@
 // Calling into a sandboxed state: the tick's budget, protected calls under the limits, loading files.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 extension LuaState {

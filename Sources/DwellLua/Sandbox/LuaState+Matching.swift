@@ -1,5 +1,5 @@
 // Whether a Lua value is exactly a JSON value read from it before, found without reading it again.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 extension LuaState {

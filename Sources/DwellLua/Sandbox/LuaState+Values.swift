@@ -1,5 +1,5 @@
 // Values crossing between Lua and the host: bounded in depth and size, stack checked, raw.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 extension LuaState {

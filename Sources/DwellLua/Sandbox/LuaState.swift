@@ -1,5 +1,5 @@
 // One sandboxed Lua 5.4 state: opened from an allow-list, with its registry and host-facing helpers.
-internal import CLua
+internal import CLuaSandbox
 internal import Dwell
 
 /// One sandboxed Lua 5.4 state. Not thread-safe: ``LuaRuntime`` serialises access.
@@ -142,7 +142,8 @@ final class LuaState {
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)
     hostRef = reference()
-    try protectedCall(arguments: 2, results: 4)
+    dwell_lua_push_allow_list(L)
+    try protectedCall(arguments: 3, results: 4)
     pluginsRef = reference()
     newEnvironmentRef = reference()
     setStateRef = reference()

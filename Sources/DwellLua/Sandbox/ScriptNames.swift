@@ -1,5 +1,6 @@
 // The globals a rule pack sees, and Lua's "attempt to call a nil value (global 'x')" said as
 // what it means to a designer: x is not a Dwell helper, and the name they probably meant.
+internal import CLuaSandbox
 internal import Dwell
 internal import Foundation
 
@@ -8,11 +9,16 @@ package enum ScriptNames {
   /// Dwell's own helpers (prelude.lua and the rule language).
   package static let helpers = ["minutes", "hours", "days", "unlock", "achievement", "levels", "plugin"]
 
-  /// Lua's functions and libraries the sandbox lets through (prelude.lua's allow-list).
-  package static let lua = [
-    "assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall", "print", "rawequal", "rawget", "rawlen",
-    "select", "setmetatable", "tonumber", "tostring", "type", "xpcall", "string", "table", "math", "utf8", "host",
-  ]
+  /// Lua's globals and libraries the sandbox lets through (the allow-list in the sandbox's C,
+  /// `allow-list.c`, which the prelude builds each file's environment from), and `host`.
+  package static let lua: [String] = {
+    var count = 0
+    guard let list = dwell_lua_allow_list(&count) else { return ["host"] }
+    return UnsafeBufferPointer(start: list, count: count).flatMap { line -> [String] in
+      let library = String(cString: line.library)
+      return library == "_G" ? String(cString: line.names).split(separator: " ").map(String.init) : [library]
+    } + ["host"]
+  }()
 
   /// Lua's globals the sandbox leaves out (`dwell rules check` warns of each).
   package static let withheld = [

@@ -1,9 +1,11 @@
 -- The prelude every rule pack runs first, in an environment scripts never see. It builds
--- the sandbox from an allow-list (each file gets its own environment over frozen library
--- tables), wraps what must not escape the budget, and keeps the plugins. It returns the
--- functions the host calls (dispatch, set_state and new_environment) and the plugins, whose
--- states the host reads raw when it saves them.
-local limits, host = ...
+-- the sandbox from the allow-list the host hands it (`allowed`: library = names, from the
+-- sandbox's C, allow-list.c, which the messages about missing names read too; each file
+-- gets its own environment over frozen library tables), wraps what must not escape the
+-- budget, and keeps the plugins. It returns the functions the host calls (dispatch,
+-- set_state and new_environment) and the plugins, whose states the host reads raw when it
+-- saves them.
+local limits, host, allowed = ...
 local G = _G
 local next, type, error, rawget, pcall, select, tostring = next, type, error, rawget, pcall, select, tostring
 local setmetatable, getmetatable = setmetatable, getmetatable
@@ -27,20 +29,19 @@ local function freeze(t, name)
   return setmetatable({}, { __index = t, __newindex = refuse, __pairs = iterate, __metatable = false })
 end
 
-local string_lib = pick(string, "byte char find format gmatch gsub len lower match rep reverse sub upper")
+local base = pick(G, allowed._G)
+local libraries = {}
+for library, names in next, allowed do
+  if library ~= "_G" then
+    libraries[library] = pick(G[library], names)
+    base[library] = freeze(libraries[library], library)
+  end
+end
 local string_meta = getmetatable("")
-string_meta.__index = string_lib
+string_meta.__index = libraries.string
 string_meta.__metatable = false
 
-local base = pick(G, "assert error ipairs next pairs pcall select tonumber tostring type rawequal rawget rawlen "
-  .. "getmetatable")
-base._VERSION = _VERSION
 base.print = print
-base.string = freeze(string_lib, "string")
-base.table = freeze(pick(table, "concat insert move pack remove sort unpack"), "table")
-base.math = freeze(pick(math, "abs acos asin atan ceil cos exp floor fmod huge log max maxinteger min mininteger "
-  .. "modf pi random randomseed sin sqrt tan tointeger type ult"), "math")
-base.utf8 = freeze(pick(utf8, "char charpattern codepoint codes len offset"), "utf8")
 base.host = freeze(host, "host")
 
 -- No finalizers (they would run outside any call's budget) and no __close handlers.

@@ -86,9 +86,9 @@ import Testing
   }
 
   /// Where the C modules the engine imports are declared: the system library targets'
-  /// module maps, or the one SwiftPM made for Lua built from source.
+  /// and the sandbox's module maps, or the one SwiftPM made for Lua built from source.
   static func cModuleFlags(products: URL) -> [String] {
-    ["CSQLite", "CLua", "CSodium"].flatMap { name -> [String] in
+    ["CSQLite", "CLua", "CLuaSandbox", "CSodium"].flatMap { name -> [String] in
       let generated = products.appendingPathComponent("\(name).build/module.modulemap").path
       let sources = root.appendingPathComponent("Sources/\(name)").path
       return FileManager.default.fileExists(atPath: generated)

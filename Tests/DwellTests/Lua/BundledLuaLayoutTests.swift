@@ -45,12 +45,20 @@ import Testing
   /// `scripts/fetch-lua`, as in CI's AddressSanitizer step).
   static let hasRealSources = FileManager.default.fileExists(atPath: root.path + "/Sources/CLua/lua/lua.h")
 
+  /// The sandbox's C files (`Sources/CLuaSandbox`): compiled on top of either Lua.
+  static let sandbox = [
+    "allow-list.c", "budget.c", "calls.c", "libraries.c", "load.c", "match-library.c", "match.c",
+  ]
+
   /// How SwiftPM sees CLua in a copy of the package: its kind, its source files, and what
-  /// SwiftPM said besides.
+  /// SwiftPM said besides; and the sandbox's target, with what it depends on.
   struct CLua {
     var moduleType: String
     var sources: Set<String>
     var warnings: [String]
+    var sandboxType: String
+    var sandboxSources: Set<String>
+    var sandboxDependencies: [String]
   }
 
   /// Copies the package with `layout` (paths under Sources/CLua/lua, each a stand-in) and asks
@@ -87,9 +95,11 @@ import Testing
         var name: String
         var moduleType: String
         var sources: [String]?
+        var targetDependencies: [String]?
         enum CodingKeys: String, CodingKey {
           case name, sources
           case moduleType = "module_type"
+          case targetDependencies = "target_dependencies"
         }
       }
       var targets: [Target]
@@ -97,7 +107,11 @@ import Testing
     let package = try JSONDecoder().decode(Package.self, from: Data(result.stdout.utf8))
     let target = try #require(package.targets.first { $0.name == "CLua" })
     let warnings = result.stderr.split(separator: "\n").map(String.init).filter { $0.contains("warning") }
-    return CLua(moduleType: target.moduleType, sources: Set(target.sources ?? []), warnings: warnings)
+    let sandbox = try #require(package.targets.first { $0.name == "CLuaSandbox" })
+    return CLua(
+      moduleType: target.moduleType, sources: Set(target.sources ?? []), warnings: warnings,
+      sandboxType: sandbox.moduleType, sandboxSources: Set(sandbox.sources ?? []),
+      sandboxDependencies: sandbox.targetDependencies ?? [])
   }
 
   @Test(.enabled(if: canRun, "needs `swift` on PATH"))
@@ -106,6 +120,14 @@ import Testing
     #expect(clua.moduleType == "ClangTarget")
     #expect(clua.sources == Set(Self.library.map { "lua/" + $0 }))
     #expect(clua.warnings == [])
+    Self.expectTheSandbox(clua)
+  }
+
+  /// The sandbox is a C target of its own files on top of CLua, whichever Lua CLua is.
+  static func expectTheSandbox(_ clua: CLua) {
+    #expect(clua.sandboxType == "ClangTarget")
+    #expect(clua.sandboxSources == Set(sandbox))
+    #expect(clua.sandboxDependencies == ["CLua"])
   }
 
   @Test(.enabled(if: canRun, "needs `swift` on PATH"))
@@ -114,12 +136,15 @@ import Testing
     #expect(clua.moduleType == "ClangTarget")
     #expect(clua.sources == Set(Self.library.map { "lua/" + $0 }))
     #expect(clua.warnings == [])
+    Self.expectTheSandbox(clua)
   }
 
   @Test(.enabled(if: canRun, "needs `swift` on PATH"))
   func anEmptyFolderOrDwellLuaSystemIsTheSystemLibrary() throws {
-    #expect(try Self.describe(lua: []).moduleType == "SystemLibraryTarget")
-    #expect(try Self.describe(lua: Self.library + Self.headers, mode: "system").moduleType == "SystemLibraryTarget")
+    for clua in [try Self.describe(lua: []), try Self.describe(lua: Self.library + Self.headers, mode: "system")] {
+      #expect(clua.moduleType == "SystemLibraryTarget")
+      Self.expectTheSandbox(clua)
+    }
   }
 
   /// The lists above are the real release's: its C files are the library and `lua.c`.

@@ -5,6 +5,19 @@ import Testing
 @testable import Dwell
 
 @Suite struct StoreTests {
+  /// What the store asserts at every access to its connection and caches (debug builds):
+  /// true inside its own reads and writes, false on the caller's thread and on another
+  /// store's queue.
+  @Test func theStoreKnowsWhetherItRunsOnItsQueue() throws {
+    let store = try Store(path: ":memory:")
+    let other = try Store(path: ":memory:")
+    #expect(!store.isOnQueue)
+    #expect(try store.read { _ in store.isOnQueue })
+    #expect(try store.write { _ in store.isOnQueue })
+    #expect(try other.write { _ in !store.isOnQueue && other.isOnQueue })
+    #expect(!DispatchQueue(label: "elsewhere").sync { store.isOnQueue })
+  }
+
   @Test func everythingUpToBackgroundSurvivesACrash() throws {
     let rig = Rig()
     var engine = try rig.launch()

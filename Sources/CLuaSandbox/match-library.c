@@ -1,10 +1,8 @@
-#ifndef DWELL_CLUA_MATCH_LIBRARY_H
-#define DWELL_CLUA_MATCH_LIBRARY_H
 /*
- * string.find, match, gmatch and gsub on the charged matcher of match.h, and
- * dwell_lua_bound_patterns, which puts them in place of the string library's. Included by
- * shim.h, after match.h; header only.
+ * string.find, match, gmatch and gsub on the charged matcher of match.c, and
+ * dwell_lua_bound_patterns, which puts them in place of the string library's.
  */
+#include "match.h"
 
 static int dwell_find_aux(lua_State *L, int find) {
   size_t ls, lp;
@@ -195,7 +193,7 @@ static int dwell_str_gsub(lua_State *L) {
 }
 
 /// Puts the bounded pattern functions in place of the string library's.
-static inline void dwell_lua_bound_patterns(lua_State *L) {
+void dwell_lua_bound_patterns(lua_State *L) {
   if (lua_getglobal(L, "string") != LUA_TTABLE) {
     lua_pop(L, 1);
     return;
@@ -210,4 +208,3 @@ static inline void dwell_lua_bound_patterns(lua_State *L) {
   lua_setfield(L, -2, "gsub");
   lua_pop(L, 1);
 }
-#endif

@@ -1,9 +1,7 @@
-#ifndef DWELL_CLUA_SHIM_LIBRARIES_H
-#define DWELL_CLUA_SHIM_LIBRARIES_H
 /*
  * Library functions bounded by the work they do, and caught errors charged (pcall, xpcall).
- * Included by shim.h, after shim-calls.h; header only.
  */
+#include "sandbox.h"
 
 /* ---- Library functions bounded by the work they do ---------------------------------
  * Each wraps the library's own C function: it charges the work the call is about to do
@@ -20,7 +18,7 @@ enum { DWELL_BYTES, DWELL_REP, DWELL_RANGE_LEN, DWELL_MOVE, DWELL_ARGS, DWELL_SO
  * loop is charged for each, so the budget bounds it as it bounds other work. */
 enum { DWELL_LUA_CAUGHT_ERROR_WORK = 100 };
 
-static inline long long dwell_lua_len_of(lua_State *L, int index) {
+static long long dwell_lua_len_of(lua_State *L, int index) {
   if (!lua_istable(L, index)) return 0;
   lua_len(L, index); /* as the original will: __len may run (script code, under the budget) */
   int ok = 0;
@@ -29,7 +27,7 @@ static inline long long dwell_lua_len_of(lua_State *L, int index) {
   return ok ? n : 0;
 }
 
-static inline long long dwell_lua_opt(lua_State *L, int index, long long otherwise) {
+static long long dwell_lua_opt(lua_State *L, int index, long long otherwise) {
   int ok = 0;
   lua_Integer value = lua_tointegerx(L, index, &ok); /* floats with an integer value too, as the originals */
   return ok ? (long long)value : otherwise;
@@ -128,7 +126,7 @@ static void dwell_lua_bound(lua_State *L, const char *table, const char *name, i
 }
 
 /// Wraps the library functions whose C loops run long in one call (before scripts run).
-static inline void dwell_lua_bound_libraries(lua_State *L) {
+void dwell_lua_bound_libraries(lua_State *L) {
   dwell_lua_bound_patterns(L);
   static const struct {
     const char *table, *name;
@@ -158,9 +156,8 @@ static int dwell_lua_rawset_k(lua_State *L) {
 
 /// Pops a table, a key and a value and sets the field raw, in a protected call: an error
 /// (memory) is returned as a status with its message on the stack, never raised.
-static inline int dwell_lua_protected_rawset(lua_State *L) {
+int dwell_lua_protected_rawset(lua_State *L) {
   lua_pushcfunction(L, dwell_lua_rawset_k);
   lua_insert(L, -4);
   return lua_pcall(L, 3, 0, 0);
 }
-#endif

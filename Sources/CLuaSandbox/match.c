@@ -1,35 +1,10 @@
-#ifndef DWELL_CLUA_MATCH_H
-#define DWELL_CLUA_MATCH_H
 /*
  * Lua patterns (string.find, match, gmatch, gsub) with every step charged to the call's
  * budget: a backtracking pattern on a long subject runs out of budget instead of running
- * for hours inside one instruction. This is the matcher; match-library.h has the library
- * functions on it. Included by shim.h, after dwell_lua_charge; header only.
+ * for hours inside one instruction. This is the matcher; match-library.c has the library
+ * functions on it.
  */
-
-#define DWELL_MATCH_CAPTURES 32
-#define DWELL_CAP_UNFINISHED (-1)
-#define DWELL_CAP_POSITION (-2)
-#define DWELL_MATCH_DEPTH 200
-#define DWELL_MATCH_CHUNK 1024
-
-typedef struct dwell_match {
-  const char *src_init, *src_end, *p_end;
-  lua_State *L;
-  int level, depth;
-  long long steps;
-  struct { const char *init; ptrdiff_t len; } capture[DWELL_MATCH_CAPTURES];
-} dwell_match;
-
-/* One step of work; every DWELL_MATCH_CHUNK steps are charged to the budget. */
-static inline void dwell_match_step(dwell_match *m, long long n) {
-  m->steps += n;
-  if (m->steps >= DWELL_MATCH_CHUNK) {
-    long long chunk = m->steps;
-    m->steps = 0;
-    dwell_lua_charge(m->L, chunk);
-  }
-}
+#include "match.h"
 
 static const char *dwell_class_end(dwell_match *m, const char *p) {
   if (*p == '%') {
@@ -100,8 +75,6 @@ static int dwell_single_matches(dwell_match *m, const char *s, const char *p, co
   }
 }
 
-static const char *dwell_match_here(dwell_match *m, const char *s, const char *p);
-
 static const char *dwell_max_expand(dwell_match *m, const char *s, const char *p, const char *ep) {
   ptrdiff_t i = 0;
   while (dwell_single_matches(m, s + i, p, ep)) {
@@ -156,7 +129,7 @@ static int dwell_capture_index(dwell_match *m, int c) {
   return l;
 }
 
-static const char *dwell_match_here(dwell_match *m, const char *s, const char *p) {
+const char *dwell_match_here(dwell_match *m, const char *s, const char *p) {
   if (m->depth-- == 0) luaL_error(m->L, "pattern too complex");
   for (;;) {
     dwell_match_step(m, 1);
@@ -262,13 +235,13 @@ static const char *dwell_match_here(dwell_match *m, const char *s, const char *p
   return s;
 }
 
-static void dwell_match_reset(dwell_match *m) {
+void dwell_match_reset(dwell_match *m) {
   m->level = 0;
   m->depth = DWELL_MATCH_DEPTH;
 }
 
 /* Pushes capture `i` (the whole match s..e when there are none). */
-static void dwell_push_capture(dwell_match *m, int i, const char *s, const char *e) {
+void dwell_push_capture(dwell_match *m, int i, const char *s, const char *e) {
   if (i >= m->level) {
     if (i != 0) luaL_error(m->L, "invalid capture index %%%d", i + 1);
     lua_pushlstring(m->L, s, (size_t)(e - s));
@@ -282,21 +255,21 @@ static void dwell_push_capture(dwell_match *m, int i, const char *s, const char 
     lua_pushlstring(m->L, m->capture[i].init, (size_t)len);
 }
 
-static int dwell_push_captures(dwell_match *m, const char *s, const char *e) {
+int dwell_push_captures(dwell_match *m, const char *s, const char *e) {
   int n = (m->level == 0 && s) ? 1 : m->level;
   luaL_checkstack(m->L, n, "too many captures");
   for (int i = 0; i < n; i++) dwell_push_capture(m, i, s, e);
   return n;
 }
 
-static size_t dwell_start_position(lua_Integer pos, size_t len) {
+size_t dwell_start_position(lua_Integer pos, size_t len) {
   if (pos > 0) return (size_t)pos;
   if (pos == 0) return 1;
   if (pos < -(lua_Integer)len) return 1;
   return len + (size_t)pos + 1;
 }
 
-static void dwell_match_init(dwell_match *m, lua_State *L, const char *s, size_t ls, const char *p, size_t lp) {
+void dwell_match_init(dwell_match *m, lua_State *L, const char *s, size_t ls, const char *p, size_t lp) {
   m->L = L;
   m->src_init = s;
   m->src_end = s + ls;
@@ -304,4 +277,3 @@ static void dwell_match_init(dwell_match *m, lua_State *L, const char *s, size_t
   m->steps = 0;
   dwell_match_reset(m);
 }
-#endif

@@ -1,60 +1,14 @@
-#ifndef DWELL_CLUA_SHIM_BUDGET_H
-#define DWELL_CLUA_SHIM_BUDGET_H
 /*
- * The limits of a Lua state and their accounting: the per-state limits struct, the clock of
- * the time limits, the allocator that enforces the memory cap, the count hook that enforces
- * the instruction budget, the charge library code pays for its work, and arming a call.
- * Included by shim.h, after Lua's headers; header only.
+ * The limits of a Lua state and their accounting: the clock of the time limits, the
+ * allocator that enforces the memory cap, the count hook that enforces the instruction
+ * budget, the charge library code pays for its work, and arming a call.
  */
-
-/// Per-state limits, owned by the Swift side and reachable from the allocator's user data.
-typedef struct dwell_lua_limits {
-  size_t used;           /* bytes allocated now */
-  size_t peak;           /* most bytes ever allocated */
-  size_t limit;          /* cap while script code runs */
-  int enforce;           /* 1 while script code runs, 0 while the host works */
-  long long budget;      /* work units left for the current call */
-  long long allowance;   /* work units the current call was given (for the message) */
-  int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
-  int unit;              /* what the allowance is per, for the message: a DWELL_LUA_PER_ value */
-  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
-  long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
-  long long time_limit;  /* milliseconds the current call was given (for the message) */
-  int refused;           /* 1 once the allocator refused a block during this call */
-  char where[80];        /* "file:line:" of the script code running when memory was refused */
-  lua_State *L;          /* the state, for `where` */
-  int step;              /* instructions between two runs of the count hook in this call */
-  lua_CFunction handler; /* the message handler at the bottom of the stack (see dwell_lua_pcall) */
-  /* The pack's accounting across calls, kept here so a call costs no bookkeeping in Swift
-   * (see dwell_lua_call). Set by the host: */
-  long long per_call;    /* work one call may do */
-  long long per_tick_work; /* work all calls of one tick may do */
-  long long callables;   /* checks and plugins sharing the tick's work */
-  long long call_ms;     /* host time one call may take */
-  long long tick_ms;     /* host time all calls of one tick may take */
-  long long load_work_limit; /* work loading may do */
-  long long load_ms;     /* host time loading may take */
-  int loading;           /* 1 while the pack's files run */
-  /* Spent so far: */
-  long long window;      /* the tick (second of the clock) being spent */
-  long long tick_work, tick_ns; /* in the current tick */
-  long long load_work, load_ns; /* while loading */
-  long long last_work;   /* by the last call */
-  long long host_work;   /* work the running host function did on the script's values */
-} dwell_lua_limits;
-
-#define DWELL_LUA_PER_CALL 0
-#define DWELL_LUA_PER_SHARED_CALL 1
-#define DWELL_LUA_PER_TICK 2
-#define DWELL_LUA_PER_LOAD 3
-
-#define DWELL_LUA_RAISE (-1)
-#define DWELL_LUA_HOOK_STEP 1000
+#include "sandbox.h"
 
 /* The clock of the time limits, read twice per call: the coarse monotonic clock where there
  * is one (a third of the cost; it moves every few milliseconds, and the limits are backstops
  * counted in milliseconds, summed over many calls). */
-static inline long long dwell_lua_monotonic_ns(void) {
+long long dwell_lua_monotonic_ns(void) {
   struct timespec now;
 #ifdef CLOCK_MONOTONIC_COARSE
   clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
@@ -65,7 +19,7 @@ static inline long long dwell_lua_monotonic_ns(void) {
 }
 
 /* "file:line:" of the innermost script function on the stack, or "" (no allocation). */
-static void dwell_lua_where(lua_State *L, char *buffer, size_t size) {
+void dwell_lua_where(lua_State *L, char *buffer, size_t size) {
   lua_Debug ar;
   buffer[0] = 0;
   for (int level = 0; level < 8 && lua_getstack(L, level, &ar); level++) {
@@ -76,7 +30,7 @@ static void dwell_lua_where(lua_State *L, char *buffer, size_t size) {
   }
 }
 
-static void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   dwell_lua_limits *limits = (dwell_lua_limits *)ud;
   size_t old = ptr ? osize : 0;
   if (nsize == 0) {
@@ -85,7 +39,13 @@ static void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     return NULL;
   }
   if (limits->enforce && nsize > old && limits->used - old + nsize > limits->limit) {
-    if (!limits->refused && limits->L) dwell_lua_where(limits->L, limits->where, sizeof limits->where);
+    /* Where the script is, for the message, unless Lua may be moving its stack: Lua after
+     * 5.4.4 (the bundled 5.4.8 does) turns the stack's pointers into offsets while it
+     * reallocates the stack, and lua_getinfo would read them as pointers (a crash). A new
+     * block is never the stack; a refusal left unplaced is placed after the call, at the
+     * first line of the function called (dwell_lua_pcall). */
+    if (!limits->refused && limits->L && (ptr == NULL || LUA_VERSION_RELEASE_NUM <= 50404))
+      dwell_lua_where(limits->L, limits->where, sizeof limits->where);
     limits->refused = 1;
     return NULL;
   }
@@ -97,17 +57,15 @@ static void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   return block;
 }
 
-static inline dwell_lua_limits *dwell_lua_limits_of(lua_State *L) {
+dwell_lua_limits *dwell_lua_limits_of(lua_State *L) {
   void *ud = NULL;
   lua_getallocf(L, &ud);
   return (dwell_lua_limits *)ud;
 }
 
-static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar);
-
 /* Pushes "<where> instruction budget exceeded (<allowance> instructions per <unit>)" for the
  * current call: the one text of that message, for the count hook and for the host. */
-static void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where) {
+void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where) {
   const char *unit = limits->unit == DWELL_LUA_PER_TICK ? "tick for the pack"
                      : limits->unit == DWELL_LUA_PER_LOAD ? "load of the pack"
                                                           : "call";
@@ -138,7 +96,7 @@ static int dwell_lua_exhaust(lua_State *L, dwell_lua_limits *limits, int why) {
   return lua_error(L);
 }
 
-static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
+void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
   (void)ar;
   dwell_lua_limits *limits = dwell_lua_limits_of(L);
   if (limits->exhausted) {
@@ -152,7 +110,7 @@ static void dwell_lua_count_hook(lua_State *L, lua_Debug *ar) {
 
 /// Charges `work` units done inside a C function to the current call's budget; raises
 /// (sticky) when it runs out. Library wrappers call it before doing the work.
-static inline void dwell_lua_charge(lua_State *L, long long work) {
+void dwell_lua_charge(lua_State *L, long long work) {
   dwell_lua_limits *limits = dwell_lua_limits_of(L);
   if (!limits->enforce) return;
   if (limits->exhausted) dwell_lua_exhaust(L, limits, limits->exhausted);
@@ -168,7 +126,7 @@ static inline void dwell_lua_charge(lua_State *L, long long work) {
 /// The hook's count starts afresh, so a call is charged only its own instructions (not
 /// what earlier calls left on the counter), and an allowance under a step is exact.
 /// Returns the monotonic instant the call starts at (nanoseconds).
-static inline long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
+long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
                                       long long time_limit_ms) {
   limits->step = allowance < DWELL_LUA_HOOK_STEP ? (allowance > 0 ? (int)allowance : 1) : DWELL_LUA_HOOK_STEP;
   lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, limits->step);
@@ -183,4 +141,3 @@ static inline long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, lo
   limits->deadline = time_limit_ms > 0 ? now + time_limit_ms * 1000000LL : 0;
   return now;
 }
-#endif

@@ -1,20 +1,14 @@
-#ifndef DWELL_CLUA_SHIM_CALLS_H
-#define DWELL_CLUA_SHIM_CALLS_H
 /*
  * Calls between the host and script code: a new state, the trampoline through which Lua
  * calls Swift host functions, the message handler that places errors in the designer's
- * file, the protected call under the pack's limits, and the per-tick budget. Included by
- * shim.h, after shim-budget.h; header only.
+ * file, the protected call under the pack's limits, and the per-tick budget.
  */
+#include "sandbox.h"
 
-static int dwell_lua_locate(lua_State *L);
-
-static inline lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
+lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
   lua_State *L = lua_newstate(dwell_lua_alloc, limits);
   if (L) {
-    /* Index 1 for good: every call's message handler. A static function has one address
-     * per object file that uses it, so calls compare with the one pushed here. */
-    limits->handler = dwell_lua_locate;
+    /* Index 1 for good: every call's message handler (see dwell_lua_pcall). */
     lua_pushcfunction(L, dwell_lua_locate);
     lua_pushnil(L); /* index 2: the function of the current call, for errors (see dwell_lua_pcall) */
     limits->L = L;
@@ -23,8 +17,6 @@ static inline lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
   }
   return L;
 }
-
-typedef int (*dwell_lua_host_function)(lua_State *L);
 
 static int dwell_lua_trampoline(lua_State *L) {
   dwell_lua_host_function fn = (dwell_lua_host_function)lua_touserdata(L, lua_upvalueindex(1));
@@ -59,10 +51,10 @@ static int dwell_lua_trampoline(lua_State *L) {
 
 /// Records `bytes` of a script's values the running host function went through, charged to
 /// the call when it returns (see dwell_lua_trampoline).
-static inline void dwell_lua_host_work(lua_State *L, long long bytes) { dwell_lua_limits_of(L)->host_work += bytes; }
+void dwell_lua_host_work(lua_State *L, long long bytes) { dwell_lua_limits_of(L)->host_work += bytes; }
 
 /// Pushes a host function, with `upvalues` values already on the stack as its upvalues 2...
-static inline void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, int upvalues) {
+void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, int upvalues) {
   lua_pushlightuserdata(L, (void *)fn);
   lua_insert(L, -(upvalues + 1));
   lua_pushcclosure(L, dwell_lua_trampoline, upvalues + 1);
@@ -71,7 +63,7 @@ static inline void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, 
 /* Whether a message starts with its place, "name:digits:": `name` is `source` (a file name
  * may hold spaces and colons) when the message starts with it, otherwise a word without a
  * space. `source` may be NULL. */
-static int dwell_lua_placed(const char *message, size_t length, const char *source) {
+int dwell_lua_placed(const char *message, size_t length, const char *source) {
   size_t named = source ? strlen(source) : 0;
   const char *colon = NULL;
   if (named > 0 && named < length && strncmp(message, source, named) == 0 && message[named] == ':')
@@ -100,7 +92,7 @@ static const char *dwell_lua_place_file(char *place) {
  * line, found on the stack while it is still there (the innermost frame of script code, never
  * the prelude's). A message without a place gets one; "dwell:N:" (the prelude) is replaced;
  * an error value that is not a string is described without calling its metamethods. */
-static int dwell_lua_locate(lua_State *L) {
+int dwell_lua_locate(lua_State *L) {
   char where[80];
   dwell_lua_where(L, where, sizeof where);
   int type = lua_type(L, 1);
@@ -135,12 +127,17 @@ static int dwell_lua_locate(lua_State *L) {
 /* After a failed call whose message names no place (a tail call left no frame of script code
  * on the stack): the message placed at the first line of `function`, the function called. */
 static void dwell_lua_place_at_function(lua_State *L, dwell_lua_limits *limits, int function) {
+  lua_Debug ar;
+  if (limits->refused && limits->where[0] == 0) { /* memory refused unplaced (see dwell_lua_alloc) */
+    lua_pushvalue(L, function);
+    if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0)
+      snprintf(limits->where, sizeof limits->where, "%s:%d:", ar.short_src, ar.linedefined);
+  }
   size_t length = 0;
   const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
   if (!message) return;
   int enforce = limits->enforce;
   limits->enforce = 0; /* outside any protected call: no allocation may fail here */
-  lua_Debug ar;
   lua_pushvalue(L, function);
   if (lua_getinfo(L, ">S", &ar) && ar.linedefined > 0 && strcmp(ar.short_src, "dwell") != 0 &&
       !dwell_lua_placed(message, length, ar.short_src)) {
@@ -156,9 +153,9 @@ static void dwell_lua_place_at_function(lua_State *L, dwell_lua_limits *limits, 
 /// the function called is copied to index 2, so a call moves nothing on the stack; called
 /// from elsewhere (inside a C function), both are pushed below the function for the call.
 /// When the error names no place, it is placed at the first line of the function called.
-static inline int dwell_lua_pcall(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
+int dwell_lua_pcall(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
   int base = lua_gettop(L) - nargs;
-  if (base > 2 && lua_tocfunction(L, 1) == limits->handler) {
+  if (base > 2 && lua_tocfunction(L, 1) == dwell_lua_locate) {
     lua_copy(L, base, 2);
     int status = lua_pcall(L, nargs, nresults, 1);
     if (status != LUA_OK) dwell_lua_place_at_function(L, limits, 2);
@@ -181,7 +178,7 @@ static inline int dwell_lua_pcall(lua_State *L, dwell_lua_limits *limits, int na
 /// is left of the tick's (while loading: what is left of loading's), and its time likewise.
 /// Counts what the call spent. Returns the protected call's status; `exhausted` says whether
 /// a limit stopped it. Runs for every check on every tick: arithmetic only, no allocation.
-static inline int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
+int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults) {
   long long allowance, time_ms;
   int unit;
   if (limits->loading) {
@@ -224,7 +221,7 @@ static inline int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nar
 
 /// Starts the tick `tick` (a second of the clock) if it is a new one: the pack's budget per
 /// tick is spent afresh from there. Returns 1 for a new tick.
-static inline int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick) {
+int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick) {
   if (tick == limits->window) return 0;
   limits->window = tick;
   limits->tick_work = 0;
@@ -233,7 +230,6 @@ static inline int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick)
 }
 
 /// Whether the pack spent its budget (work or time) for the current tick.
-static inline int dwell_lua_tick_spent(const dwell_lua_limits *limits) {
+int dwell_lua_tick_spent(const dwell_lua_limits *limits) {
   return limits->tick_work >= limits->per_tick_work || limits->tick_ns >= limits->tick_ms * 1000000LL;
 }
-#endif

@@ -1,0 +1,144 @@
+#ifndef DWELL_CLUA_SANDBOX_H
+#define DWELL_CLUA_SANDBOX_H
+/*
+ * The C side of Dwell's Lua sandbox, the one header of the CLuaSandbox module (module.modulemap
+ * beside it; the .c files beside it hold the code): what must be C so that Lua's error handling
+ * (longjmp) never unwinds a Swift frame, and wrappers for the Lua C API macros Swift cannot
+ * import. Lua's own API comes through too:
+ *  - budget.c: the allocator (memory cap), the count hook (instruction budget), the charge;
+ *  - calls.c: the trampoline through which Lua calls Swift host functions (a Swift function
+ *    returns DWELL_LUA_RAISE with an error message on the stack, and the C trampoline raises
+ *    it after the Swift frame is gone), and the calls into scripts under the limits;
+ *  - load.c: loading a script's text; allow-list.c: what rule packs get of Lua;
+ *  - match.c, match-library.c: Lua patterns with every matching step charged;
+ *  - libraries.c: the other library functions bounded by the work they do.
+ */
+#if __has_include("CLua.h")
+/* Lua built from source (the bundled mode): CLua's public headers are on the search path. */
+#include "CLua.h"
+#else
+/* The system library: the header of CLua's module map. */
+#include "../CLua/system.h"
+#endif
+#include <stddef.h>
+
+/// Per-state limits, owned by the Swift side and reachable from the allocator's user data.
+typedef struct dwell_lua_limits {
+  size_t used;           /* bytes allocated now */
+  size_t peak;           /* most bytes ever allocated */
+  size_t limit;          /* cap while script code runs */
+  int enforce;           /* 1 while script code runs, 0 while the host works */
+  long long budget;      /* work units left for the current call */
+  long long allowance;   /* work units the current call was given (for the message) */
+  int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
+  int unit;              /* what the allowance is per, for the message: a DWELL_LUA_PER_ value */
+  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
+  long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
+  long long time_limit;  /* milliseconds the current call was given (for the message) */
+  int refused;           /* 1 once the allocator refused a block during this call */
+  char where[80];        /* "file:line:" of the script code running when memory was refused */
+  lua_State *L;          /* the state, for `where` */
+  int step;              /* instructions between two runs of the count hook in this call */
+  /* The pack's accounting across calls, kept here so a call costs no bookkeeping in Swift
+   * (see dwell_lua_call). Set by the host: */
+  long long per_call;    /* work one call may do */
+  long long per_tick_work; /* work all calls of one tick may do */
+  long long callables;   /* checks and plugins sharing the tick's work */
+  long long call_ms;     /* host time one call may take */
+  long long tick_ms;     /* host time all calls of one tick may take */
+  long long load_work_limit; /* work loading may do */
+  long long load_ms;     /* host time loading may take */
+  int loading;           /* 1 while the pack's files run */
+  /* Spent so far: */
+  long long window;      /* the tick (second of the clock) being spent */
+  long long tick_work, tick_ns; /* in the current tick */
+  long long load_work, load_ns; /* while loading */
+  long long last_work;   /* by the last call */
+  long long host_work;   /* work the running host function did on the script's values */
+} dwell_lua_limits;
+
+#define DWELL_LUA_PER_CALL 0
+#define DWELL_LUA_PER_SHARED_CALL 1
+#define DWELL_LUA_PER_TICK 2
+#define DWELL_LUA_PER_LOAD 3
+
+#define DWELL_LUA_RAISE (-1)
+#define DWELL_LUA_HOOK_STEP 1000
+
+#define DWELL_LUA_PER_CALL 0
+#define DWELL_LUA_PER_SHARED_CALL 1
+#define DWELL_LUA_PER_TICK 2
+#define DWELL_LUA_PER_LOAD 3
+
+/// What a host function returns to raise the error message it left on the stack.
+#define DWELL_LUA_RAISE (-1)
+#define DWELL_LUA_HOOK_STEP 1000
+
+/// A Swift function Lua calls through the trampoline (see dwell_lua_pushhost).
+typedef int (*dwell_lua_host_function)(lua_State *L);
+
+/// A new state whose allocations count against `limits` (NULL when Lua cannot make one).
+lua_State *dwell_lua_newstate(dwell_lua_limits *limits);
+
+/// Pushes a host function, with `upvalues` values already on the stack as its upvalues 2...
+void dwell_lua_pushhost(lua_State *L, dwell_lua_host_function fn, int upvalues);
+
+/// Records `bytes` of a script's values the running host function went through, charged to
+/// the call when it returns.
+void dwell_lua_host_work(lua_State *L, long long bytes);
+
+/// Calls the function below `nargs` values on the stack as script code under the pack's
+/// limits (see calls.c). Returns the protected call's status.
+int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults);
+
+/// Starts the tick `tick` (a second of the clock) if it is a new one. Returns 1 for a new tick.
+int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick);
+
+/// Whether the pack spent its budget (work or time) for the current tick.
+int dwell_lua_tick_spent(const dwell_lua_limits *limits);
+
+/// Pushes "<where> instruction budget exceeded (...)" for the current call.
+void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where);
+
+/// Whether a message starts with its place, "name:digits:" (`source` may be NULL).
+int dwell_lua_placed(const char *message, size_t length, const char *source);
+
+/// Loads a text chunk (never a binary one) of `length` bytes, NULs included; `line` is set to
+/// the line the parser was reading when it stopped (the last line on success).
+int dwell_lua_loadtext(lua_State *L, const char *text, size_t length, const char *chunkname, int *line);
+
+/// Wraps the library functions whose C loops run long in one call (before scripts run).
+void dwell_lua_bound_libraries(lua_State *L);
+
+/// Pops a table, a key and a value and sets the field raw, in a protected call: an error
+/// (memory) is returned as a status with its message on the stack, never raised.
+int dwell_lua_protected_rawset(lua_State *L);
+
+/// One line of the sandbox's allow-list: a library of Lua's ("_G" for the base library's
+/// globals) and the names in it rule packs get, separated by spaces.
+typedef struct dwell_lua_allowed {
+  const char *library;
+  const char *names;
+} dwell_lua_allowed;
+
+/// The allow-list the prelude builds the sandbox from, and the messages name; `count` is set
+/// to its number of lines.
+const dwell_lua_allowed *dwell_lua_allow_list(size_t *count);
+
+/// Pushes the allow-list as a table, library = names, for the prelude.
+void dwell_lua_push_allow_list(lua_State *L);
+
+/* Lua's API macros, as functions Swift can call. */
+static inline void dwell_lua_pop(lua_State *L, int n) { lua_pop(L, n); }
+static inline const char *dwell_lua_tostring(lua_State *L, int i) { return lua_tostring(L, i); }
+static inline lua_Number dwell_lua_tonumber(lua_State *L, int i) { return lua_tonumber(L, i); }
+static inline int dwell_lua_isfunction(lua_State *L, int i) { return lua_isfunction(L, i); }
+static inline int dwell_lua_istable(lua_State *L, int i) { return lua_istable(L, i); }
+static inline int dwell_lua_isnil(lua_State *L, int i) { return lua_isnil(L, i); }
+static inline void dwell_lua_remove(lua_State *L, int i) { lua_remove(L, i); }
+static inline int dwell_lua_upvalueindex(int i) { return lua_upvalueindex(i); }
+static inline int dwell_lua_registryindex(void) { return LUA_REGISTRYINDEX; }
+static inline int dwell_lua_ok(void) { return LUA_OK; }
+static inline int dwell_lua_errmem(void) { return LUA_ERRMEM; }
+static inline void **dwell_lua_extraspace(lua_State *L) { return (void **)lua_getextraspace(L); }
+#endif
