@@ -96,10 +96,11 @@ enum SimCommand {
   static func options(_ args: Arguments) throws -> Simulator.Options {
     var zone = TimeZone.current
     if let name = args.value("tz") {
-      guard let parsed = TimeZone(identifier: name) else {
-        throw UsageError("--tz takes an IANA time zone, not '\(name)'")
+      do {
+        zone = try TimeZoneName.zone(name)
+      } catch {
+        throw UsageError("--tz: \(error.message)")
       }
-      zone = parsed
     }
     var options = Simulator.Options(timeZone: zone)
     options.rulesPath = args.value("rules") ?? (FileManager.default.fileExists(atPath: "rules") ? "rules" : nil)
