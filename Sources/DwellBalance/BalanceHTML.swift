@@ -56,9 +56,10 @@ extension BalanceReport {
     return body
   }
 
-  /// One line of a chart: its name in the legend, a value a day, its look (an index for
-  /// ``line(_:)``) and whether it is a rule's old version (fainter, and dashed when its
-  /// look is solid).
+  /// One line of a chart: its name in the legend, a value a day, and how it is drawn: by
+  /// default the ``line(_:)`` of its place in the chart; a rule's old and new versions
+  /// share `color` (an index for ``fill(_:)``, a colour of its own whatever the number of
+  /// rules), the new one solid, the old one (`dashed`) dashed and fainter.
   struct Series {
     var name: String
     var values: [Double]
@@ -152,10 +153,11 @@ extension BalanceReport {
     var content = axes()
     var entries: [(name: String, swatch: Swatch)] = []
     for (index, item) in series.enumerated() {
-      let look = Self.line(item.color ?? index)
-      let dash = look.dash ?? (item.dashed ? "6 4" : nil)
+      // A pair's dashes say only old or new (the key says so): its colour alone tells rules apart.
+      let look = item.color.map { (color: Self.fill($0), dash: item.dashed ? "6 4" : nil) } ?? Self.line(index)
       let stroke =
-        "stroke=\"\(look.color)\" stroke-width=\"2\"" + (dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")
+        "stroke=\"\(look.color)\" stroke-width=\"2\""
+        + (look.dash.map { " stroke-dasharray=\"\($0)\"" } ?? "")
         + (item.dashed ? " stroke-opacity=\"0.55\"" : "")
       let points = item.values.enumerated().map { "\(Self.f(x($0.offset))),\(Self.f(Self.y($0.element)))" }
       content +=

@@ -5,9 +5,14 @@ struct Arguments {
   private var values: [String: String] = [:]
   private var flags: Set<String> = []
   private var named: [String: String] = [:]
+  /// The options declared, by name: their defaults.
+  private var declared: [String: Command.Option] = [:]
 
   /// Parses `arguments` against the options a command accepts.
-  init(_ arguments: [String], valued: Set<String>, boolean: Set<String>) throws(UsageError) {
+  init(_ arguments: [String], options: [Command.Option]) throws(UsageError) {
+    for option in options { declared[option.name] = option }
+    let valued = Set(options.filter { $0.value != nil }.map(\.name))
+    let boolean = Set(options.filter { $0.value == nil }.map(\.name))
     var i = 0
     var onlyPositionals = false
     while i < arguments.count {
@@ -56,16 +61,24 @@ struct Arguments {
   func value(_ name: String) -> String? { values[name] }
   func flag(_ name: String) -> Bool { flags.contains(name) }
 
-  /// A non-negative number of seconds.
+  /// A non-negative number of seconds: the one given, or the option's declared default
+  /// (`nil` for off, or when it declares none).
   func seconds(_ name: String) throws(UsageError) -> Duration? {
-    guard let text = values[name] else { return nil }
+    guard let text = values[name] else {
+      if case .seconds(let fallback)? = declared[name]?.fallback { return fallback }
+      return nil
+    }
     guard let value = Double(text), value.isFinite, value >= 0, value < 1e9 else {
       throw UsageError("--\(name) takes a number of seconds, not '\(text)'")
     }
     return .nanoseconds(Int64((value * 1e9).rounded()))
   }
 
-  func integer(_ name: String, default fallback: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+  /// The whole number given, within the option's declared range, or its declared default.
+  func integer(_ name: String) throws(UsageError) -> Int {
+    guard case .integer(let fallback, let range, _)? = declared[name]?.fallback else {
+      throw UsageError("--\(name) is not declared as a whole number with a default")
+    }
     guard let text = values[name] else { return fallback }
     guard let value = Int(text), range.contains(value) else {
       throw UsageError("--\(name) takes a whole number from \(range.lowerBound) to \(range.upperBound)")

@@ -28,11 +28,13 @@ enum BalanceCommand {
       .init("NEW", "A second version of the pack, to compare on the same users", optional: true),
     ],
     options: [
-      .value("personas", "FILE", "The persona file (default: PACK/balance/personas.lua)"),
-      .value("users", "N", "Simulated users (default 1000)"),
-      .value("days", "D", "Days from each user's install (default 90)"),
-      .value("seed", "S", "The seed: the same seed gives the same users (default 1)"),
-      .value("threads", "N", "Workers (default: the number of cores)"),
+      .value("personas", "FILE", "The persona file", default: "PACK/balance/personas.lua"),
+      .integer("users", "N", "Simulated users", default: 1000, in: 1...10_000_000),
+      .integer("days", "D", "Days from each user's install", default: 90, in: 1...3660),
+      .integer("seed", "S", "The seed: the same seed gives the same users", default: 1, in: 0...Int.max),
+      .integer(
+        "threads", "N", "Workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1024,
+        shown: "the number of cores"),
     ] + Command.Option.timeouts + [
       .value("html", "FILE", "Also write a self-contained HTML page with charts"),
       .flag("json", "Print the report as JSON instead of the table"),
@@ -54,11 +56,10 @@ enum BalanceCommand {
   static func run(_ args: Arguments) throws {
     let old = args.argument("PACK")
     let new = args.argument("NEW").isEmpty ? nil : args.argument("NEW")
-    let users = try args.integer("users", default: 1000, range: 1...10_000_000)
-    let days = try args.integer("days", default: 90, range: 1...3660)
-    let seed = try args.integer("seed", default: 1, range: 0...Int.max)
-    let threads = try args.integer(
-      "threads", default: ProcessInfo.processInfo.activeProcessorCount, range: 1...1024)
+    let users = try args.integer("users")
+    let days = try args.integer("days")
+    let seed = try args.integer("seed")
+    let threads = try args.integer("threads")
     guard !(args.flag("json") && args.flag("csv")) else { throw UsageError("choose one of --json and --csv") }
     var base = Engine.Configuration()
     try args.applyTimeouts(to: &base)

@@ -34,24 +34,6 @@ struct Command: Sendable {
     var synopsis: String { isOptional ? "[\(name)]" : name }
   }
 
-  /// An option: `--name VALUE` when `value` names a placeholder, a flag when it is nil.
-  struct Option: Sendable {
-    var name: String
-    var value: String?
-    var help: String
-
-    static func value(_ name: String, _ placeholder: String, _ help: String) -> Option {
-      Option(name: name, value: placeholder, help: help)
-    }
-
-    static func flag(_ name: String, _ help: String) -> Option {
-      Option(name: name, value: nil, help: help)
-    }
-
-    /// `--name VALUE` or `--name`.
-    var synopsis: String { "--" + name + (value.map { " " + $0 } ?? "") }
-  }
-
   /// A titled block of help text, printed as it is, indented.
   struct Section: Sendable {
     var title: String
@@ -68,9 +50,7 @@ struct Command: Sendable {
   /// Parses `raw` (what follows the command's name) against the declaration.
   func parse(_ raw: [String]) throws(UsageError) -> Arguments {
     let all = options + [Self.helpOption]
-    let parsed = try Arguments(
-      raw, valued: Set(all.filter { $0.value != nil }.map(\.name)),
-      boolean: Set(all.filter { $0.value == nil }.map(\.name)))
+    let parsed = try Arguments(raw, options: all)
     guard !parsed.flag("help") else { return parsed }
     let required = arguments.filter { !$0.isOptional }.count
     guard (required...arguments.count).contains(parsed.positionals.count) else {
@@ -98,7 +78,7 @@ struct Command: Sendable {
     if !arguments.isEmpty {
       text += "\n\nARGUMENTS:\n" + Help.table(arguments.map { ($0.name, $0.help) })
     }
-    text += "\n\nOPTIONS:\n" + Help.table((options + [Self.helpOption]).map { ($0.synopsis, $0.help) })
+    text += "\n\nOPTIONS:\n" + Help.table((options + [Self.helpOption]).map { ($0.synopsis, $0.helpText) })
     for section in sections {
       text +=
         "\n\n\(section.title):\n"

@@ -14,13 +14,13 @@ enum DemoCommand {
       HTML report. Deterministic for a given seed.
       """,
     options: [
-      .value("days", "N", "Days to simulate (1-3650, default 28)"),
-      .value("seed", "N", "Random seed (default 1)"),
+      .integer("days", "N", "Days to simulate, 1 to 3650", default: 28, in: 1...3650),
+      .integer("seed", "N", "Random seed", default: 1, in: 0...Int.max),
       .value("out", "DIR", "Keep the store, the trace and report.html in DIR"),
       .value(
         "html", "FILE",
-        "Where to write the HTML report (default: DIR/report.html with --out, otherwise dwell-demo.html in the current folder)"
-      ),
+        "Where to write the HTML report",
+        default: "DIR/report.html with --out, otherwise dwell-demo.html in the current folder"),
     ],
     run: run)
 
@@ -41,8 +41,8 @@ enum DemoCommand {
   ]
 
   static func run(_ args: Arguments) throws {
-    let days = try args.integer("days", default: 28, range: 1...3650)
-    let seed = try args.integer("seed", default: 1, range: 0...Int.max)
+    let days = try args.integer("days")
+    let seed = try args.integer("seed")
     // The generator's screens are the sample app's, named as the sample pack names them.
     let events = TraceGenerator(days: days, seed: UInt64(seed)).events()
     let directory = args.value("out")

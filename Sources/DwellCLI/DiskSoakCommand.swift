@@ -25,15 +25,15 @@ enum DiskSoakCommand {
       """,
     arguments: [.init("DIR", "A folder on a small file system of its own")],
     options: [
-      .value("rounds", "N", "Rounds of filling and freeing (default 10)"),
-      .value("seed", "N", "Random seed (default 1)"),
+      .integer("rounds", "N", "Rounds of filling and freeing", default: 10, in: 1...10_000),
+      .integer("seed", "N", "Random seed", default: 1, in: 0...Int.max),
     ],
     run: run)
 
   static func run(_ args: Arguments) throws {
     let directory = args.argument("DIR")
-    let rounds = try args.integer("rounds", default: 10, range: 1...10_000)
-    var rng = SeededGenerator(seed: UInt64(try args.integer("seed", default: 1, range: 0...Int.max)))
+    let rounds = try args.integer("rounds")
+    var rng = SeededGenerator(seed: UInt64(try args.integer("seed")))
     let storePath = directory + "/usage.sqlite"
     let fillerPath = directory + "/filler"
     for file in [storePath, fillerPath] { try? FileManager.default.removeItem(atPath: file) }

@@ -5,8 +5,9 @@ internal import Dwell
 extension Command.Option {
   /// `--idle-timeout S` and `--session-timeout S`.
   static let timeouts: [Command.Option] = [
-    .value("idle-timeout", "S", "Stop counting S seconds after the last touch (default off)"),
-    .value("session-timeout", "S", "Gap that starts a new session (default 1800)"),
+    .seconds(
+      "idle-timeout", "Stop counting S seconds after the last touch", default: Engine.Configuration().idleTimeout),
+    .seconds("session-timeout", "Gap that starts a new session", default: Engine.Configuration().sessionTimeout),
   ]
 }
 

@@ -21,9 +21,9 @@ enum KillSoakCommand {
       Prints one line per trial and a summary; exit 1 if any trial lost more than allowed.
       """,
     options: [
-      .value("trials", "N", "Number of trials (default 20)"),
-      .value("seed", "N", "Random seed (default 1)"),
-      .value("checkpoint-interval", "S", "The child's commit interval (default 0.25)"),
+      .integer("trials", "N", "Number of trials", default: 20, in: 1...100_000),
+      .integer("seed", "N", "Random seed", default: 1, in: 0...Int.max),
+      .seconds("checkpoint-interval", "The child's commit interval", default: .milliseconds(250)),
       .value(
         "after-background", "MS,...",
         "Kill at these delays (ms) after the child's record(.background) returns, in turn (e.g. 0,1,2,5);"
@@ -38,8 +38,8 @@ enum KillSoakCommand {
     discussion: "Records in real time into STORE until killed; prints each unlock.",
     arguments: [.init("STORE", "The store to record into")],
     options: [
-      .value("checkpoint-interval", "S", "Commit interval (default 2)"),
-      .value("background-after", "S", "Record background after S seconds, print its instant, and wait"),
+      .seconds("checkpoint-interval", "Commit interval", default: .seconds(2)),
+      .seconds("background-after", "Record background after S seconds, print its instant, and wait", default: nil),
     ],
     isHidden: true,
     run: child)
@@ -58,7 +58,10 @@ enum KillSoakCommand {
   /// The child: records in real time until killed.
   static func child(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    let interval = try args.seconds("checkpoint-interval") ?? .seconds(2)
+    // Its declared default is a number of seconds, never off.
+    guard let interval = try args.seconds("checkpoint-interval") else {
+      throw UsageError("--checkpoint-interval is off")
+    }
     let clock = SystemMonotonicClock()
     let engine = try Engine(
       store: Store(path: path), configuration: .init(checkpointInterval: interval, rules: rules), clock: clock)
@@ -114,9 +117,12 @@ enum KillSoakCommand {
   }
 
   static func run(_ args: Arguments) throws {
-    let trials = try args.integer("trials", default: 20, range: 1...100_000)
-    let interval = try args.seconds("checkpoint-interval") ?? .milliseconds(250)
-    var rng = SeededGenerator(seed: UInt64(try args.integer("seed", default: 1, range: 0...Int.max)))
+    let trials = try args.integer("trials")
+    // Its declared default is a number of seconds, never off.
+    guard let interval = try args.seconds("checkpoint-interval") else {
+      throw UsageError("--checkpoint-interval is off")
+    }
+    var rng = SeededGenerator(seed: UInt64(try args.integer("seed")))
     let clock = SystemMonotonicClock()
     var worstLoss = 0.0
     var failures = 0

@@ -15,8 +15,9 @@ enum ReplayCommand {
     options: [
       .value("rules", "FILE|DIR", "Rules: a JSON file (.json), a Lua script (.lua) or a directory of them")
     ] + Command.Option.timeouts + [
-      .value("checkpoint-interval", "S", "Commit interval while accruing (default 2)"),
-      .value("store", "PATH", "Keep the store at PATH (default: a temporary file)"),
+      .seconds(
+        "checkpoint-interval", "Commit interval while accruing", default: Engine.Configuration().checkpointInterval),
+      .value("store", "PATH", "Keep the store at PATH", default: "a temporary file"),
       .flag("json", "Print the report as JSON"),
     ],
     sections: [

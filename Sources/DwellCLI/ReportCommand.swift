@@ -16,7 +16,7 @@ enum ReportCommand {
     options: [
       .flag("json", "Print the report as JSON (the shape of dwell replay --json)"),
       .value("html", "FILE", "Also write a self-contained HTML page with charts"),
-      .value("days", "N", "Days in the bar chart (default 14)"),
+      .integer("days", "N", "Days in the bar chart", default: 14, in: 1...3650),
       .value("screen", "NAME", "The chart and totals for one screen instead of the app"),
       .value("rules", "PATH", "Show these rules (JSON or Lua) with their state and progress"),
     ],
@@ -33,7 +33,7 @@ enum ReportCommand {
   static func run(_ args: Arguments) throws {
     let path = args.argument("STORE")
     guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
-    let days = try args.integer("days", default: 14, range: 1...3650)
+    let days = try args.integer("days")
     let report: UsageReport
     let visits: [Store.Visit]
     do {

@@ -10,7 +10,7 @@ enum RuleNotes {
   static func caseNotes(_ rules: [Rule]) -> [String] {
     var spellings: [String: [String: [String]]] = [:]  // lowercased -> spelling -> rule ids
     for rule in rules {
-      for screen in Set(screens(in: rule.condition)) {
+      for screen in Set(rule.condition.screens) {
         spellings[screen.lowercased(), default: [:]][screen, default: []].append(rule.id)
       }
     }
@@ -40,15 +40,6 @@ enum RuleNotes {
           + "(\(before.condition)) but is reached first")
     }
     return notes
-  }
-
-  private static func screens(in condition: Condition) -> [String] {
-    switch condition {
-    case .screenTime(let screen, _), .visits(let screen, _): return [screen]
-    case .activeDays(_, _, let screen?), .streak(_, _, let screen?): return [screen]
-    case .all(let parts), .any(let parts): return parts.flatMap(screens)
-    default: return []
-    }
   }
 
   /// What a tier's condition measures, when it is one threshold on one figure: tiers on the

@@ -23,12 +23,12 @@ enum SimCommand {
       running.
       """,
     options: [
-      .value("rules", "DIR|FILE", "Rules to load and watch (default: rules/ if it exists)"),
+      .value("rules", "DIR|FILE", "Rules to load and watch", default: "rules/ if it exists"),
       .value(
-        "store", "PATH",
-        "Keep the store at PATH (default: a temporary file, removed on exit); a store that does not open is refused"),
-      .value("start", "DATE", "Start at this local time, \"YYYY-MM-DD HH:MM\" (default: today 09:00)"),
-      .value("tz", "ZONE", "Time zone (default: the system's)"),
+        "store", "PATH", "Keep the store at PATH; a store that does not open is refused",
+        default: "a temporary file, removed on exit"),
+      .value("start", "DATE", "Start at this local time, \"YYYY-MM-DD HH:MM\"", default: "today 09:00"),
+      .value("tz", "ZONE", "Time zone", default: "the system's"),
     ] + Command.Option.timeouts + [
       .value("script", "FILE", "Run the commands in FILE (- for stdin) and print the log"),
       .flag("watch", "With --script or a pipe: reload saved rules while it runs"),
@@ -96,10 +96,11 @@ enum SimCommand {
   static func options(_ args: Arguments) throws -> Simulator.Options {
     var zone = TimeZone.current
     if let name = args.value("tz") {
-      guard let parsed = TimeZone(identifier: name) else {
-        throw UsageError("--tz takes an IANA time zone, not '\(name)'")
+      do {
+        zone = try TimeZoneName.zone(name)
+      } catch {
+        throw UsageError("--tz: \(error.message)")
       }
-      zone = parsed
     }
     var options = Simulator.Options(timeZone: zone)
     options.rulesPath = args.value("rules") ?? (FileManager.default.fileExists(atPath: "rules") ? "rules" : nil)

@@ -99,12 +99,20 @@ public struct Scenario: Sendable {
     let words = text.split(separator: " ", maxSplits: 1).map(String.init)
     let value = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
     switch words[0] {
-    case "@start": start = value
-    case "@tz":
-      guard let zone = TimeZone(identifier: value) else {
-        throw .init("@tz takes an IANA time zone, such as Europe/Berlin, not '\(value)'")
+    case "@start":
+      // Checked here, where its line is known (a zone changes no date's validity).
+      guard Simulator.parseStart(value, zone: TimeZone(identifier: "UTC") ?? .current) != nil else {
+        throw .init(
+          "@start takes YYYY-MM-DD HH:MM (hours 00 to 23, minutes 00 to 59), from 1970 to 2200, not '\(value)'; "
+            + "write, for example, @start 2026-05-04 09:00")
       }
-      timeZone = zone
+      start = value
+    case "@tz":
+      do {
+        timeZone = try TimeZoneName.zone(value)
+      } catch {
+        throw .init("@tz: \(error.message)")
+      }
     case "@idle-timeout": idleTimeout = try SimDuration.parse(value)
     case "@session-timeout": sessionTimeout = try SimDuration.parse(value)
     default:

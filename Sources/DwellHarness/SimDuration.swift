@@ -1,12 +1,24 @@
 internal import Dwell
 
 /// Parses the durations designers type (`90s`, `10m`, `1h30m`, `2d`, `1w`, `1.5h`, `45` for
-/// seconds) and writes durations back in words.
+/// seconds, and in words: `10 minutes`, `1 hour 30 min`) and writes durations back in words.
 enum SimDuration {
   /// The longest single `wait`: ten years.
   static let longest: Double = 3650 * 86400
 
-  static let forms = "90s, 10m, 1h30m, 1.5h, 2d, 1w, or a number of seconds"
+  static let forms = "90s, 10m, 1h30m, 1.5h, 2d, 1w, 10 minutes, or a number of seconds"
+
+  /// Seconds in each unit, by its letter and its words.
+  static let units: [String: Double] = {
+    var units: [String: Double] = [:]
+    let names: [(Double, [String])] = [
+      (1, ["s", "sec", "secs", "second", "seconds"]), (60, ["m", "min", "mins", "minute", "minutes"]),
+      (3600, ["h", "hr", "hrs", "hour", "hours"]), (86400, ["d", "day", "days"]),
+      (604_800, ["w", "wk", "wks", "week", "weeks"]),
+    ]
+    for (scale, words) in names { for word in words { units[word] = scale } }
+    return units
+  }()
 
   /// The duration `text` names.
   ///
@@ -24,26 +36,30 @@ enum SimDuration {
       total = seconds
     } else {
       var number = ""
+      var unit = ""
       var sawUnit = false
-      for character in lower {
-        if character.isNumber || character == "." {
-          number.append(character)
-          continue
-        }
-        let scale: Double
-        switch character {
-        case "s": scale = 1
-        case "m": scale = 60
-        case "h": scale = 3600
-        case "d": scale = 86400
-        case "w": scale = 604_800
-        default: throw .init("'\(text)' is not a duration: \(forms)")
+      // A number, then its unit (a letter or a word), then the next: spaces may separate them.
+      func add() throws(Simulator.CommandError) {
+        guard !unit.isEmpty else { return }
+        guard let scale = units[unit] else {
+          let said = number.isEmpty ? "" : " '\(unit)' is not a unit;"
+          throw .init("'\(text)' is not a duration:\(said) \(forms)")
         }
         guard let value = Double(number) else { throw .init("'\(text)' is not a duration: \(forms)") }
         total += value * scale
-        number = ""
-        sawUnit = true
+        (number, unit, sawUnit) = ("", "", true)
       }
+      for character in lower {
+        if character.isNumber || character == "." {
+          try add()
+          number.append(character)
+        } else if character.isLetter {
+          unit.append(character)
+        } else if character != " " {
+          throw .init("'\(text)' is not a duration: \(forms)")
+        }
+      }
+      try add()
       guard number.isEmpty, sawUnit, total.isFinite else { throw .init("'\(text)' is not a duration: \(forms)") }
     }
     guard total <= longest else {

@@ -20,14 +20,14 @@ extension Simulator {
 
   /// The `status` answer.
   func status() -> String {
-    header(Style(color: false)).map { TerminalText.fit($0, answerWidth) }.joined(separator: "\n")
+    header(Style(color: false)).flatMap { TerminalText.wrap($0, answerWidth, indent: 2) }.joined(separator: "\n")
   }
 
   /// The first lines of the view: clock, app, screens, totals.
   func header(_ style: Style) -> [String] {
     let now = localTime()
     var lines: [String] = []
-    let zone = wall.timeZone.identifier
+    let zone = TimeZoneName.display(wall.timeZone)
     lines.append(
       style.bold("Dwell sim") + " · \(now.date) \(now.weekday) \(now.time) \(zone) · app \(appStateText(style))"
         + " · t=\(Int(clock.now().seconds))s")
@@ -103,8 +103,9 @@ extension Simulator {
     }
   }
 
-  /// One line a rule, each at most `width` columns: a mark, the id, a bar, what remains;
-  /// a disabled check is marked ✗ with why, and so is a disabled plugin, after the rules.
+  /// One entry a rule, each line at most `width` columns: a mark, the id, a bar, what
+  /// remains, wrapped under itself when long (the entry's lines joined by "\n"); a disabled
+  /// check is marked ✗ with why, and so is a disabled plugin, after the rules.
   func ruleLines(width: Int, style: Style) -> [String] {
     let items = progress()
     let plugins = disabledPlugins()
@@ -126,18 +127,25 @@ extension Simulator {
         progress.isUnlocked
         ? "unlocked" : reason.map { "disabled: \($0)" } ?? (rule.isHidden ? "hidden" : progress.summary)
       let room = max(1, width - (2 + nameWidth + 1 + barWidth + 1))
-      let shown = TerminalText.fit(detail, room)
-      return
-        "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(reason == nil ? shown : style.red(shown))"
+      let shown = Self.hang(detail, room: room, column: width - room) { reason == nil ? $0 : style.red($0) }
+      return "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(shown)"
     }
       + plugins.map { plugin, reason in
         let name = TerminalText.fit(escapingControls(plugin), nameWidth)
         let padded = name + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(name)))
         let label = "plugin" + String(repeating: " ", count: max(0, barWidth - 6))
         let room = max(1, width - (2 + nameWidth + 1 + max(barWidth, 6) + 1))
-        return
-          "\(style.red("✗")) \(padded) \(style.dim(label)) \(style.red(TerminalText.fit("disabled: \(escapingControls(reason))", room)))"
+        let shown = Self.hang("disabled: \(escapingControls(reason))", room: room, column: width - room, style.red)
+        return "\(style.red("✗")) \(padded) \(style.dim(label)) \(shown)"
       }
+  }
+
+  /// `text` wrapped to `room` columns, each line painted, the lines after the first
+  /// starting at `column` (under the first), joined by "\n".
+  static func hang(_ text: String, room: Int, column: Int, _ paint: (String) -> String) -> String {
+    let margin = String(repeating: " ", count: max(0, column))
+    return TerminalText.wrap(text, room, indent: 0).enumerated()
+      .map { $0.offset == 0 ? paint($0.element) : margin + paint($0.element) }.joined(separator: "\n")
   }
 
   func explainCommand(_ args: [String]) throws(CommandError) -> String {
@@ -160,7 +168,7 @@ extension Simulator {
     if let summary = rule.summary { lines.append("  \(summary)") }
     if progress.isUnlocked, let record = report()?.unlocks[id] {
       let at = local(record.wall)
-      lines.append("  Unlocked at \(at.date) \(at.weekday) \(at.time) \(wall.timeZone.identifier)")
+      lines.append("  Unlocked at \(at.date) \(at.weekday) \(at.time) \(TimeZoneName.display(wall.timeZone))")
       lines.append("  (t=\(String(format: "%.3f", record.mono.seconds))s of the simulation)")
       return lines.joined(separator: "\n")
     }

@@ -188,6 +188,14 @@ extension Simulator {
       throw CommandError("\(verb) takes a screen name: \(verb) Lessons, \(verb) \"Sleep Well\"")
     }
     // Cleaned as the engine records it, so the stack, status and recorded trace agree.
-    return ScreenName.clean(name)
+    let cleaned = ScreenName.clean(name)
+    // A name the rules spell only in another case counts for none of them: said, not run.
+    let named = Set((source?.rules ?? []).flatMap(\.condition.screens))
+    if !named.contains(cleaned), let meant = named.sorted().first(where: { $0.lowercased() == cleaned.lowercased() }) {
+      throw CommandError(
+        "the rules name the screen '\(meant)', not '\(cleaned)' (screen names are case-sensitive); "
+          + "write \(verb) \(meant.contains(" ") ? "\"\(meant)\"" : meant)")
+    }
+    return cleaned
   }
 }

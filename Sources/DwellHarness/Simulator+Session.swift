@@ -37,10 +37,14 @@ extension Simulator {
     try? use(source?.fresh())  // the same rules, which validated before
     log = []
     notifications = []
-    do {
-      try start()
-    } catch {
-      note(error.message, .error)
+    // The launch's consequences (an unlock at the first session) are logged at the launch,
+    // before the replayed commands, not after the `undo` that asked for the rebuild.
+    logConsequences {
+      do throws(CommandError) {
+        try start()
+      } catch {
+        note(error.message, .error)
+      }
     }
     for command in commands { _ = try? run(command, recordHistory: true) }
   }

@@ -22,7 +22,7 @@ extension Simulator {
       duration = .seconds(seconds)
     } else {
       guard !args.isEmpty else { throw CommandError("wait takes a duration: \(SimDuration.forms)") }
-      duration = try SimDuration.parse(args.joined())
+      duration = try SimDuration.parse(args.joined(separator: " "))
     }
     try checkAdvance(duration)
     // Said when the wait begins, so what happens during it follows in time order.
@@ -111,12 +111,11 @@ extension Simulator {
 
   func timeZoneCommand(_ args: [String]) throws(CommandError) -> String {
     try requireRunning()
-    guard args.count == 1, let name = args.first, let zone = TimeZone(identifier: name) else {
-      throw CommandError("tz takes an IANA time zone, such as Europe/Berlin or Asia/Tokyo")
-    }
+    guard !args.isEmpty else { throw CommandError("tz takes an IANA time zone, such as Europe/Berlin or Asia/Tokyo") }
+    let zone = try TimeZoneName.zone(args.joined(separator: " "))
     wall.set(timeZone: zone)
     record(.clockChanged(wall: nil, timeZone: zone))
-    note("Time zone now \(name): \(localTime().date) \(localTime().time)", .event)
+    note("Time zone now \(TimeZoneName.display(zone)): \(localTime().date) \(localTime().time)", .event)
     return ""
   }
 

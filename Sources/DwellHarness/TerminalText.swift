@@ -50,9 +50,10 @@ package enum TerminalText {
     var lines: [String] = []
     var line = ""
     var used = 0
+    // Room on the line being filled: continuation lines lose the indent.
+    var room: Int { width - (lines.isEmpty ? 0 : indent) }
     for word in text.split(separator: " ", omittingEmptySubsequences: false) {
       let w = self.width(String(word))
-      let room = width - (lines.isEmpty ? 0 : indent)
       if used > 0, used + 1 + w > room {
         lines.append(line)
         line = ""

@@ -58,7 +58,26 @@ extension Condition {
       for item in items { result.append(try parse(item)) }
       return result
     }
+    /// `hours = 2`: durations are given in seconds, under the key the condition has for them.
+    func unitKey(_ unit: String) -> RuleError {
+      let target =
+        keys.contains("streak") || keys.contains("activeDays")
+        ? "minimumPerDay" : keys.contains("screen") ? "seconds" : "appSeconds"
+      let (helper, scale) = Self.unitKeys[unit] ?? ("seconds", 1)
+      var amount = "2"
+      if case .number(let n, _)? = value[unit], n.isFinite, n >= 0, n < 1e12 {
+        amount = n == n.rounded() ? "\(Int(n))" : "\(n)"
+      }
+      let seconds = (Double(amount) ?? 2) * scale
+      let inSeconds = seconds == seconds.rounded() && seconds < 1e15 ? "\(Int(seconds))" : "\(seconds)"
+      // `days = 3` alone most likely counts days of use.
+      let orDays = helper == "days" && target == "appSeconds" ? " or, for days of use, activeDays = \(amount)" : ""
+      return RuleError(
+        "'\(unit)' is not a key: durations are given in seconds; write \(target) = \(helper)(\(amount))\(orDays) "
+          + "(in a JSON rules file, \"\(target)\": \(inSeconds))")
+    }
     func exactly(_ allowed: Set<String>) throws(RuleError) {
+      if let unit = keys.sorted().first(where: { Self.unitKeys[$0] != nil }) { throw unitKey(unit) }
       if let odd = keys.subtracting(allowed).sorted().first {
         throw RuleError(
           "unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed.subtracting(keys))); a condition with "
@@ -103,9 +122,18 @@ extension Condition {
       try exactly(["screen", "seconds", "visits"])
     }
     if keys.isEmpty { throw RuleError("the condition is empty; \(Self.forms)") }
+    if let unit = keys.sorted().first(where: { Self.unitKeys[$0] != nil }) { throw unitKey(unit) }
     let odd = keys.sorted()[0]
     throw RuleError("unknown key '\(odd)'\(Spelling.hint(for: odd, in: Self.formKeys)); \(Self.forms)")
   }
+
+  /// Keys named after a unit of time (`hours = 2`), with the Lua helper that gives the
+  /// seconds and the seconds in one.
+  static let unitKeys: [String: (helper: String, seconds: Double)] = [
+    "minutes": ("minutes", 60), "minute": ("minutes", 60), "mins": ("minutes", 60),
+    "hours": ("hours", 3600), "hour": ("hours", 3600), "hrs": ("hours", 3600),
+    "days": ("days", 86400), "day": ("days", 86400),
+  ]
 
   static let formKeys: Set<String> = [
     "screen", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",

@@ -16,6 +16,10 @@ extension LuaRuleParser {
     if text.hasPrefix("unfinished string near ") {
       return "\(file):\(line): a string is not closed: end it with the quote it starts with, on the same line"
     }
+    if let reserved = reservedKey(onLine: line, in: source) { return "\(file):\(line): \(reserved)" }
+    if text == "syntax error near ','" {
+      return "\(file):\(line): a ',' after a definition: remove it (definitions follow one another without commas)"
+    }
     guard let error = SyntaxError(text) else { return message }
     if error.near == "<eof>" {
       if let opened = error.opened {
@@ -50,10 +54,16 @@ extension LuaRuleParser {
   private static func unexpected(_ near: String, file: Substring, line: Int, source: String) -> String? {
     let openers: [Character: Character] = [")": "(", "}": "{", "]": "["]
     guard near.count == 3, near.hasPrefix("'"), near.hasSuffix("'"), let token = near.dropFirst().first,
-      token == "," || openers[token] != nil, let (previous, open) = before(token, onLine: line, in: source)
+      token == "," || openers[token] != nil,
+      let (previous, previousLine, open) = before(token, onLine: line, in: source)
     else { return nil }
     let said = "\(file):\(line): unexpected \(near)"
     if previous == "=" { return "\(said): a value is missing after '='" }
+    // A ',' left at the end of a line: said at its own line, not the bracket's below it.
+    if previous == ",", token != ",", previousLine < line {
+      return "\(file):\(previousLine): the ',' at the end of this line leaves a value out before the "
+        + "\(near) on line \(line); remove the ','"
+    }
     if let open, let opener = openers[token], open.bracket != opener, let closer = closers[open.bracket] {
       return "\(said): it cannot close the '\(open.bracket)' opened at line \(open.line); write '\(closer)'"
     }
@@ -66,27 +76,63 @@ extension LuaRuleParser {
 
   private static let closers: [Character: Character] = ["{": "}", "(": ")", "[": "]"]
 
+  /// A word Lua reserves written as a key on `line` (`repeat = "daily"`), said with the key
+  /// to write instead: Lua itself says only "unexpected symbol" there.
+  static func reservedKey(onLine line: Int, in source: String) -> String? {
+    let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+    guard line >= 1, line <= lines.count else { return nil }
+    var text = lines[line - 1].prefix(4096)
+    if let comment = text.range(of: "--") { text = text[..<comment.lowerBound] }
+    var index = text.startIndex
+    while index < text.endIndex {
+      guard text[index].isLetter || text[index] == "_" else {
+        index = text.index(after: index)
+        continue
+      }
+      let word = text[index...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+      let after = text[word.endIndex...].drop { $0 == " " || $0 == "\t" }
+      index = word.endIndex
+      guard luaKeywords.contains(String(word)), after.hasPrefix("="), !after.hasPrefix("==") else { continue }
+      let said = "'\(word)' is a word Lua reserves, so it cannot be a key"
+      guard let key = reservedAlternatives[String(word)] else {
+        return "\(said); no Dwell key is named '\(word)' (the Lua guide lists each table's keys)"
+      }
+      var value = after.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)
+      if value.hasSuffix(",") { value.removeLast() }
+      let shown = value.isEmpty || value.count > 40 ? "..." : value
+      return "\(said): the key is '\(key)'; write \(key) = \(shown)"
+    }
+    return nil
+  }
+
+  /// Lua's reserved words.
+  static let luaKeywords: Set<String> = blockWords.union(["false", "function", "nil", "not", "true"])
+
+  /// The Dwell key a reserved word used as a key stands for.
+  private static let reservedAlternatives = ["repeat": "every", "until": "to"]
+
   /// The first `token` on `line` of `source` right after what needs a value next (a ',',
   /// '=', an opening bracket or an operator), or else its first `token`: the significant
   /// character before it and the innermost bracket open there, skipping strings and comments.
   static func before(
     _ token: Character, onLine line: Int, in source: String
-  ) -> (previous: Character?, open: (bracket: Character, line: Int)?)? {
+  ) -> (previous: Character?, previousLine: Int, open: (bracket: Character, line: Int)?)? {
     var open: [(bracket: Character, line: Int)] = []
     var previous: Character?
-    var first: (previous: Character?, open: (bracket: Character, line: Int)?)?
+    var previousLine = line
+    var first: (previous: Character?, previousLine: Int, open: (bracket: Character, line: Int)?)?
     var scanner = LuaScanner(source)
     while let (character, at) = scanner.next(), at <= line {
       if at == line, character == token {
-        if let previous, ",=([{+-*/%^<>~#&|.".contains(previous) { return (previous, open.last) }
-        if first == nil { first = (previous, open.last) }
+        if let previous, ",=([{+-*/%^<>~#&|.".contains(previous) { return (previous, previousLine, open.last) }
+        if first == nil { first = (previous, previousLine, open.last) }
       }
       if closers[character] != nil {
         open.append((character, at))
       } else if closers.values.contains(character), !open.isEmpty {
         open.removeLast()
       }
-      if !character.isWhitespace { previous = character }
+      if !character.isWhitespace { (previous, previousLine) = (character, at) }
     }
     return first
   }

@@ -38,7 +38,8 @@ enum LuaRuleParser {
     {
       let rule = String(text[start.upperBound..<end])
       let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
-      return RuleError(rule: rule, rest, file: file, line: place.line)
+      let line = source.map { keyLine(of: rest, from: place.line, in: $0) } ?? place.line
+      return RuleError(rule: rule, rest, file: file, line: line)
     }
     return RuleError(text, file: file, line: place.line)
   }

@@ -76,6 +76,38 @@ import Testing
     #expect(looks("line").filter { !$0.hasPrefix("-") } == lines, "the legend draws each line as it is")
   }
 
+  /// Comparing packs of more than ten rules, every new rule is solid and every old one
+  /// dashed, as the key says, each rule in a colour no other rule has (past ten, new rules
+  /// were dashed and took the colours of earlier rules, #26).
+  @Test func aComparisonOfManyRulesKeepsOldDashedAndNewSolid() async throws {
+    let directory = TemporaryStore()
+    let population = try PersonaFile.parse(BalanceTests.personas, file: "personas.lua")
+    var reports: [BalanceReport] = []
+    for (name, seconds) in [("old", 60), ("new", 30)] {
+      let rules = (1...25).map { #"{"id":"r\#($0)","when":{"screen":"Lessons","seconds":\#($0 * seconds)}}"# }
+      let path = directory.directory + "/\(name).json"
+      try "[\(rules.joined(separator: ","))]".write(toFile: path, atomically: true, encoding: .utf8)
+      let pack = try BalancePack(path: path)
+      let run = BalanceRun(pack: pack, population: population, users: 4, days: 3, seed: 2, threads: 1)
+      reports.append(BalanceReport(stats: try await run.run(), pack: pack, population: population, seed: 2))
+    }
+    let page = BalanceComparison(old: reports[0], new: reports[1]).html
+    let chart = try #require(page.components(separatedBy: "<svg id=\"unlock-curves\"").dropFirst().first)
+    let lines = chart.components(separatedBy: "</svg>")[0].components(separatedBy: "<polyline ").dropFirst().map {
+      $0.components(separatedBy: "</polyline>")[0]
+    }
+    func colour(_ line: String) -> String {
+      line.components(separatedBy: "stroke=\"").dropFirst().first?.components(separatedBy: "\"").first ?? ""
+    }
+    let old = lines.filter { $0.contains(" (old)</title>") }
+    let new = lines.filter { !$0.contains(" (old)</title>") }
+    #expect(old.count == 25 && new.count == 25)
+    #expect(new.allSatisfy { !$0.contains("stroke-dasharray") }, "a new rule drawn dashed")
+    #expect(old.allSatisfy { $0.contains("stroke-dasharray") }, "an old rule drawn solid")
+    #expect(Set(new.map(colour)).count == 25, "\(new.map(colour))")
+    #expect(old.map(colour) == new.map(colour), "a rule's old and new lines differ in colour")
+  }
+
   @Test(
     .enabled(
       if: (chromium != nil && python != nil) || required,

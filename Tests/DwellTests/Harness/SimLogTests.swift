@@ -56,4 +56,23 @@ import Testing
       #expect(raw.isEmpty, "\(output.debugDescription)")
     }
   }
+
+  /// `undo` rebuilds the log in the order things happened: the launch's unlock first, then
+  /// the replayed commands, then the line saying what was undone (the launch unlock came
+  /// last, after "Undid", #26).
+  @Test func undoRebuildsTheLogInOrder() throws {
+    let dir = try SimulatorTests.pack(#"unlock "first" { when = { sessions = 1 } }"#)
+    let sim = try SimulatorTests.sim(dir)
+    defer { sim.close() }
+    for command in ["open Home", "wait 1m", "undo"] { _ = try sim.perform(command) }
+    let log = sim.log.map(\.text)
+    let unlock = log.firstIndex { $0.contains("first") && !$0.hasPrefix("Rules") }
+    let opened = log.firstIndex { $0.hasPrefix("Opened Home") }
+    let undid = log.firstIndex { $0.hasPrefix("Undid 'wait 1m'") }
+    #expect(unlock != nil && opened != nil && undid != nil, "\(log)")
+    if let unlock, let opened, let undid {
+      #expect(unlock < opened && opened < undid, "\(log)")
+      #expect(undid == log.count - 1, "\(log)")
+    }
+  }
 }

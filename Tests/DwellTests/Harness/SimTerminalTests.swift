@@ -192,4 +192,40 @@ import Testing
     }
     #expect(remaining.isEmpty)
   }
+
+  /// In a real terminal (#26): the log after `undo` reads in the order things happened (the
+  /// launch's unlock first, 'Undid' last), and a long line (the `record` hint's command, a
+  /// disabled check's error) wraps to the pane's width instead of ending in "…".
+  @Test(.enabled(if: TestEnvironment.hasTmux, "tmux runs the sim in a real pty; CI installs it"))
+  func undoKeepsTheLogInOrderAndLongLinesWrap() throws {
+    let dir = TemporaryStore()
+    let rules = try CommandLineTests.write(
+      #"unlock "first" { when = { sessions = 1 } }"# + "\n"
+        + #"unlock "typo" { check = function(u) return u.nothing.here > 1 end }"#, to: dir, name: "typo-unlock.lua")
+    let tmux = Tmux()
+    try tmux([
+      "new-session", "-d", "-s", "sim", "-x", "60", "-y", "30",
+      "TMPDIR=\(dir.directory) \(Self.dwell) sim --rules \(rules) \(Self.fixed)",
+    ])
+    _ = try tmux.screen(waitingFor: "Dwell sim")
+    for command in ["open Home", "wait 1m", "undo"] { try tmux(["send-keys", "-t", "sim", command, "Enter"]) }
+    let undone = try tmux.screen(waitingFor: "Undid")
+    let rows = undone.split(separator: "\n").map(String.init)
+    let unlock = rows.firstIndex { $0.contains("Unlocked first") }
+    let opened = rows.firstIndex { $0.contains("Opened Home") }
+    let undid = rows.firstIndex { $0.contains("Undid 'wait 1m'") }
+    #expect(unlock != nil && opened != nil && undid != nil, "\(undone)")
+    if let unlock, let opened, let undid { #expect(unlock < opened && opened < undid, "\(undone)") }
+    let session = dir.directory + "/a-folder-with-a-long-name-for-the-recording/session.jsonl"
+    try FileManager.default.createDirectory(
+      atPath: (session as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try tmux(["send-keys", "-t", "sim", "record \(session)", "Enter"])
+    let shown = try tmux.screen(waitingFor: "Recorded")
+    for row in shown.split(separator: "\n") { #expect(TerminalText.width(String(row)) <= 60, "\(row)") }
+    #expect(!shown.contains("…"), "\(shown)")
+    let joined = shown.filter { !$0.isWhitespace }
+    #expect(joined.contains("dwellreplay\(session)--rules\(rules)"), "\(shown)")
+    #expect(joined.contains("typo-unlock.lua:2:attempttoindexanilvalue"), "\(shown)")
+    try tmux(["send-keys", "-t", "sim", "exit", "Enter"])
+  }
 }

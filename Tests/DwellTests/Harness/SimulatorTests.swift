@@ -80,7 +80,14 @@ import Testing
     ("opne Lessons", "unknown command 'opne'; did you mean 'open'? type 'help' for the list"),
     ("wait -5m", "a duration cannot be negative ('-5m'); to move the wall clock back, use 'clock -5m'"),
     ("wait 100000h", "'100000h' is 4166 days; one wait is at most 3650 days (10 years)"),
-    ("wait forever", "'forever' is not a duration: 90s, 10m, 1h30m, 1.5h, 2d, 1w, or a number of seconds"),
+    ("wait forever", "'forever' is not a duration: 90s, 10m, 1h30m, 1.5h, 2d, 1w, 10 minutes, or a number of seconds"),
+    (
+      "wait 3 fortnights",
+      "'3 fortnights' is not a duration: 'fortnights' is not a unit; 90s, 10m, 1h30m, 1.5h, 2d, 1w, 10 minutes, or a number of seconds"
+    ),
+    ("tz Berlin", "'Berlin' is not a time zone; write Europe/Berlin"),
+    ("tz new york", "'new york' is not a time zone; write America/New_York"),
+    ("tz europe/paris", "'europe/paris' is not a time zone; write Europe/Paris"),
     ("clock set 9999-12-31 23:59", "clock set takes a date from 1970-01-01 to 2200-12-31, not 9999-12-31"),
     ("clock set 0001-01-01", "clock set takes a date from 1970-01-01 to 2200-12-31, not 0001-01-01"),
     ("skip 5000 days", "skip takes at most 3650 days (10 years), not 5000"),
