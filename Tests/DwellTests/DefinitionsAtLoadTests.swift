@@ -33,6 +33,14 @@ import Testing
     try hostile.check()
   }
 
+  /// What a plugin defined at load may still do later: `on` an event, which it must name.
+  @Test func aPluginDefinedAtLoadStillSubscribesLater() throws {
+    try Hostile(
+      "local p = plugin \"p\"\nunlock \"bad\" { check = function(u)\np.on(\"nope\", print)\nend }", "unknown event",
+      line: 3
+    ).check()
+  }
+
   /// A check defining rules under `pcall` every second (no error reaches the host): no rule
   /// is made, so nothing grows and a plugin cannot unlock what it defined.
   @Test func aSwallowedDefinitionAfterLoadingGivesNoIdToUnlock() throws {
