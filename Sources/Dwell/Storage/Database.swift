@@ -9,8 +9,9 @@ final class Database {
   /// Off while ``Store`` runs a read: a statement that would write is refused.
   private(set) var allowsWrites = true
 
-  /// Opens (or creates) the database at `path`.
-  init(path: String, readOnly: Bool = false) throws {
+  /// Opens (or creates) the database at `path`, waiting at most `busyTimeout` milliseconds
+  /// for a lock another connection holds.
+  init(path: String, readOnly: Bool = false, busyTimeout: Int32 = 5_000) throws {
     var db: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -26,7 +27,7 @@ final class Database {
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
-    sqlite3_busy_timeout(db, 5_000)
+    sqlite3_busy_timeout(db, busyTimeout)
   }
 
   deinit {

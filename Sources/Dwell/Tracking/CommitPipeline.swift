@@ -36,9 +36,13 @@ final class CommitPipeline: Sendable {
     self.announcer = announcer
     self.clock = clock
     self.interval = max(interval, 1)
-    let journal = journaled && store.isFile ? try? Journal(storePath: store.path) : nil
+    let journal = journaled ? store.journalStorePath.flatMap { try? Journal(storePath: $0) } : nil
     committer = Locked(Committer(journal: journal, announced: announced))
   }
+
+  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded, and each
+  /// journal record holds everything counted since the engine started.
+  private var holdsEverything: Bool { store.standingInFor != nil }
 
   /// Every few checkpoints of use, changes are folded into SQLite; in between, the journal.
   private var foldInterval: Int64 { interval &* 15 }
@@ -53,7 +57,9 @@ final class CommitPipeline: Sendable {
       let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
         guard !state.stopped else { return (nil, false, []) }
         let accountant = state.accountant
-        if !journalFirst, accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
+        if !journalFirst, !holdsEverything, accountant.hasPendingChanges,
+          accountant.cursor - state.lastFold >= foldInterval
+        {
           return (nil, true, [])
         }
         guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, false, []) }
@@ -76,6 +82,7 @@ final class CommitPipeline: Sendable {
   /// Folds everything accrued so far into SQLite. On failure the changes go back into
   /// memory (and stay in the journal) for the next fold.
   func fold() throws {
+    if holdsEverything { return }  // the journal keeps it all, for the store it stands in for
     try committer.withLock { committer in
       guard
         let (batch, notes, journaled) = state.withLock({
@@ -157,6 +164,29 @@ final class CommitPipeline: Sendable {
     var totals = batch
     totals.closedVisits = []
     return (try? journal.write(totals)) != nil
+  }
+
+  /// Writes everything accrued so far into the journal at once and announces what it
+  /// holds; `false` when there is no journal or it could not be written (a stand-in's engine
+  /// hands its journal to the store it stood in for only when this succeeds).
+  func journalEverything() -> Bool {
+    committer.withLock { committer -> Bool in
+      guard let journal = committer.journal,
+        let (batch, notes, revision) = state.withLock({
+          state -> (CheckpointBatch, [UsageNotification], UInt64)? in
+          guard !state.stopped else { return nil }
+          defer { state.notifications.removeAll() }
+          return (state.accountant.batch(take: false), state.notifications, state.accountant.revision)
+        })
+      else { return false }
+      guard Self.journal(batch, into: journal, &committer) else {
+        state.withLock { $0.notifications = notes + $0.notifications }
+        return false
+      }
+      state.withLock { $0.journaled = revision }
+      announce(batch.unlocks, notes, &committer)
+      return true
+    }
   }
 
   /// For an engine that keeps everything in memory: drops what is pending (it is in the
