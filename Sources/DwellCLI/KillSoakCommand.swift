@@ -169,9 +169,11 @@ enum KillSoakCommand {
         ["kill-child", store, "--checkpoint-interval", "\(interval.seconds)"]
         + (delay == nil ? [] : ["--background-after", String(format: "%.3f", lifetime / 4)])
         + (lockedFor == nil ? [] : ["--tracker"])
-      // A store that exists, held by another connection from before the child launches.
+      // A store an app used before (its last fold's marker is cleared at the next open, a
+      // write), held by another connection from before the child launches.
       let lock = try lockedFor.map { _ in
-        _ = try Store(path: store)
+        let seed = try Engine(store: Store(path: store), clock: clock)
+        seed.terminate()
         return try StoreLock(path: store)
       }
       let pipe = Pipe()
