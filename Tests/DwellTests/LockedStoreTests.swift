@@ -141,4 +141,32 @@ import Testing
     #expect(elapsed < .seconds(3), "recording took \(elapsed)")
     tracker.terminate()
   }
+
+  /// A store that opened but whose write lock another connection takes while the app runs,
+  /// in real time: folds fail (quickly) and back off, and the writer's checkpoints keep the
+  /// journal current, so a kill 7 s in loses about a checkpoint interval (0.25 s). A fold
+  /// that waited out the 5 s busy timeout on the writer froze the journal for those 5 s.
+  @Test func checkpointsGoOnWhileTheStoreIsLockedAtRunTime() throws {
+    let store = TemporaryStore()
+    let clock = SystemMonotonicClock()
+    let engine = try Engine(
+      store: Store(path: store.path), configuration: .init(checkpointInterval: .milliseconds(250)), clock: clock)
+    let holder = try Holder(path: store.path)
+    let start = clock.now()
+    engine.record(.active, at: start)
+    var flip = false
+    while clock.now().nanoseconds - start.nanoseconds < 7_000_000_000 {
+      engine.record(.appear(screen: flip ? "A" : "B", id: ScreenInstance(flip ? "a" : "b")))
+      engine.record(.disappear(id: ScreenInstance(flip ? "b" : "a")))
+      flip.toggle()
+      usleep(5_000)
+    }
+    let killed = clock.now()
+    engine.abandon()  // killed: what is not in the journal is lost
+    try holder.release()
+    let reader = try Engine(store: Store(path: store.path), clock: clock)
+    let lost = Duration.nanoseconds(killed.nanoseconds - start.nanoseconds) - reader.report().app.time
+    #expect(lost < .milliseconds(1_500), "lost \(lost) of 7 s")
+    reader.terminate()
+  }
 }
