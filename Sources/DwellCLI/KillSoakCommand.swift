@@ -28,6 +28,11 @@ enum KillSoakCommand {
         "after-background", "MS,...",
         "Kill at these delays (ms) after the child's record(.background) returns, in turn (e.g. 0,1,2,5);"
           + " nothing may be lost"),
+      .seconds(
+        "locked-at-launch",
+        "Hold the store locked by a second connection (BEGIN EXCLUSIVE) from before the child launches for"
+          + " S seconds (past the kill if longer); the child is a Tracker and is killed after 6-9 s",
+        default: nil),
     ],
     run: run)
 
@@ -40,6 +45,7 @@ enum KillSoakCommand {
     options: [
       .seconds("checkpoint-interval", "Commit interval", default: .seconds(2)),
       .seconds("background-after", "Record background after S seconds, print its instant, and wait", default: nil),
+      .flag("tracker", "Record through a Tracker (which opens the store in the background) instead of an Engine"),
     ],
     isHidden: true,
     run: child)
@@ -63,6 +69,7 @@ enum KillSoakCommand {
       throw UsageError("--checkpoint-interval is off")
     }
     let clock = SystemMonotonicClock()
+    if args.flag("tracker") { trackerChild(path, interval: interval, clock: clock) }
     let engine = try Engine(
       store: Store(path: path), configuration: .init(checkpointInterval: interval, rules: rules), clock: clock)
     engine.onUnlock { record in
@@ -85,6 +92,25 @@ enum KillSoakCommand {
       let id = ScreenInstance(number: flip ? 1 : 2)
       engine.record(.appear(screen: flip ? "A" : "B", id: id))
       engine.record(.disappear(id: ScreenInstance(number: flip ? 2 : 1)))
+      flip.toggle()
+      usleep(3_000)
+    }
+  }
+
+  /// The child with `--tracker`: a tracker on the store (which may be locked at launch, so
+  /// that it counts on a stand-in), recording in real time until killed.
+  private static func trackerChild(_ path: String, interval: Duration, clock: SystemMonotonicClock) -> Never {
+    var configuration = Tracker.Configuration()
+    configuration.storeLocation = .file(path)
+    configuration.checkpointInterval = interval
+    let tracker = Tracker(configuration: configuration)
+    let active = clock.now()
+    tracker.record(.active)
+    Terminal.write("active \(active.nanoseconds)\n")
+    var flip = false
+    while true {
+      tracker.screenAppeared(flip ? "A" : "B", id: ScreenInstance(number: flip ? 1 : 2))
+      tracker.screenDisappeared(id: ScreenInstance(number: flip ? 2 : 1))
       flip.toggle()
       usleep(3_000)
     }
@@ -134,6 +160,8 @@ enum KillSoakCommand {
       }
       return values
     }
+    let lockedFor = try args.seconds("locked-at-launch").map(\.seconds)
+    if lockedFor != nil, delays != nil { throw UsageError("--locked-at-launch and --after-background go apart") }
     var byDelay: [Int: (trials: Int, losses: Int, worst: Double)] = [:]
     for trial in 1...trials {
       let delay = delays.map { $0[(trial - 1) % $0.count] }
@@ -143,10 +171,18 @@ enum KillSoakCommand {
       let store = directory.appendingPathComponent("usage.sqlite").path
       let process = Process()
       process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-      let lifetime = Double.random(in: 0.3...2.5, using: &rng)
+      let lifetime = Double.random(in: lockedFor == nil ? 0.3...2.5 : 6...9, using: &rng)
       process.arguments =
         ["kill-child", store, "--checkpoint-interval", "\(interval.seconds)"]
         + (delay == nil ? [] : ["--background-after", String(format: "%.3f", lifetime / 4)])
+        + (lockedFor == nil ? [] : ["--tracker"])
+      // A store an app used before (its last fold's marker is cleared at the next open, a
+      // write), held by another connection from before the child launches.
+      let lock = try lockedFor.map { _ in
+        let seed = try Engine(store: Store(path: store), clock: clock)
+        seed.terminate()
+        return try StoreLock(path: store)
+      }
       let pipe = Pipe()
       process.standardOutput = pipe
       process.standardError = FileHandle.nullDevice
@@ -161,10 +197,15 @@ enum KillSoakCommand {
           early += chunk
         }
         usleep(UInt32(delay * 1000))
+      } else if let lockedFor, lockedFor < lifetime {
+        usleep(UInt32(lockedFor * 1_000_000))
+        try lock?.release()  // the child's next retry (within 2 s) hands its count over
+        usleep(UInt32((lifetime - lockedFor) * 1_000_000))
       } else {
         usleep(UInt32(lifetime * 1_000_000))
       }
       kill(process.processIdentifier, SIGKILL)
+      try lock?.release()
       var killedAt = clock.now().nanoseconds
       process.waitUntilExit()
       let output = String(decoding: early + pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

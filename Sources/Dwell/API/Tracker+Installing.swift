@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Darwin)
+  internal import Darwin
+#elseif canImport(Glibc)
+  internal import Glibc
+#endif
+
 /// Signed rule packs downloaded as bytes: verified against the app's trusted keys, loaded,
 /// put in force, and kept beside the store as the last good pack, which the next launch loads.
 extension Tracker {
@@ -54,8 +60,10 @@ extension Tracker {
   func loadInstalledPack() {
     guard let path = installedPackPath, FileManager.default.fileExists(atPath: path) else { return }
     do {
-      guard let saved = FileManager.default.contents(atPath: path), saved.count > PackSignature.signatureLength
-      else { throw RulePackError.malformedArchive("the saved pack at \(path) is truncated") }
+      let saved = try Self.savedPack(at: path)
+      guard saved.count > PackSignature.signatureLength else {
+        throw RulePackError.malformedArchive("the saved pack at \(path) is truncated")
+      }
       let signature = saved.prefix(PackSignature.signatureLength)
       let pack = try verifiedPack(saved.dropFirst(PackSignature.signatureLength), signature: Data(signature))
       try setPack(pack)
@@ -64,6 +72,28 @@ extension Tracker {
     } catch {
       // setPack reported it.
     }
+  }
+
+  /// The bytes of the saved pack at `path`, read without blocking and within a bound:
+  /// refused when it is not a regular file (opening a FIFO would wait for a writer for ever,
+  /// a device may never end) or holds more than a signature and the largest archive.
+  static func savedPack(at path: String) throws(RulePackError) -> Data {
+    // O_NONBLOCK: a FIFO put there after any check is opened without waiting, then refused.
+    let descriptor = openForReading(path)
+    guard descriptor >= 0 else { throw .malformedArchive("the saved pack at \(path) cannot be read (errno \(errno))") }
+    let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+      let kind = SpecialFile.at(path)?.rawValue ?? "not a regular file"
+      throw .malformedArchive("the saved pack at \(path) is \(kind), not a file")
+    }
+    let limit = PackSignature.signatureLength + RulePackArchive.maximumSize
+    let data = (try? handle.read(upToCount: limit + 1)) ?? Data()
+    guard data.count <= limit else {
+      throw .malformedArchive(
+        "the saved pack at \(path) is larger than the \(limit) bytes a pack and its signature take")
+    }
+    return data
   }
 
   /// Checks the signature against the trusted keys, reads the archive and loads the pack.
@@ -86,3 +116,6 @@ extension Tracker {
     }
   }
 }
+
+/// `open(2)` of `path` for reading without waiting (a FIFO opens at once); -1 on failure.
+private func openForReading(_ path: String) -> Int32 { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }

@@ -1,12 +1,9 @@
 internal import Foundation
 
 /// How a tracker gets its engine: opening the store in the background, falling back to
-/// memory, retrying an unavailable store, and handing over the events recorded meanwhile.
+/// memory (or to a stand-in journaling beside a store another process holds locked),
+/// retrying an unavailable store, and handing over the events recorded meanwhile.
 extension Tracker {
-  /// The most events kept while the store opens (a store that never opens must not grow
-  /// the buffer without bound).
-  static let maximumOpeningEvents = 100_000
-
   func open() {
     loadRulesDirectory()
     loadInstalledPack()
@@ -20,10 +17,13 @@ extension Tracker {
   /// events move into the engine's buffer under the phase lock, so an event recorded at
   /// the same moment on another thread cannot overtake them.
   func install(_ engine: Engine) {
-    phase.withLock { phase in
-      if case .opening(let events) = phase { engine.enqueue(events) }
-      phase = .ready(engine)
+    let dropped = phase.withLock { phase -> String? in
+      defer { phase = .ready(engine) }
+      guard case .opening(let waiting) = phase else { return nil }
+      engine.enqueue(waiting.events)
+      return waiting.droppedDescription
     }
+    if let dropped { report(.storeUnavailable(dropped)) }
     engine.onWriter { $0.applyEnqueued() }
     catchUpRules(engine)
     // Whoever waited meanwhile (for the first store, or while `erase()` or `retryStore()`
@@ -43,12 +43,31 @@ extension Tracker {
 
   // MARK: Retrying an unavailable store
 
+  /// Seconds between retries of a store another process holds locked (an App Group
+  /// extension mid-transaction): its lock is brief, and the session meanwhile is only in
+  /// the stand-in's journal. Other causes are retried every minute.
+  static let lockedStoreRetry = 2.0
+
   private func scheduleRetry() {
     guard unusedStore.withLock({ $0 }) != nil, scheduler?.isSynchronous != true else { return }
-    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 60) { [weak self] in
+    let delay = engine?.store.standingInFor != nil ? Self.lockedStoreRetry : 60
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
       guard let self, !self.retryStore() else { return }
       self.scheduleRetry()
     }
+  }
+
+  /// At `background`: retries a store that was locked, off the caller's thread.
+  func retryStandInSoon() {
+    guard engine?.store.standingInFor != nil else { return }
+    DispatchQueue.global(qos: .utility).async { [weak self] in self?.retryStandIn() }
+  }
+
+  /// Retries a store that was locked at launch, now, waiting at most `busyTimeout`
+  /// milliseconds for its lock (`terminate()` gives it a second).
+  func retryStandIn(busyTimeout: Int32 = 5_000) {
+    guard engine?.store.standingInFor != nil, let path = unusedStore.withLock({ $0?.path }) else { return }
+    _ = replacingEngine { retryStore(at: path, busyTimeout: busyTimeout) }
   }
 
   /// While Dwell counts in memory because the store could not be used (read-only, disk
@@ -80,10 +99,11 @@ extension Tracker {
     return try work()
   }
 
-  private func retryStore(at path: String) -> Bool {
-    guard let old = engine, let store = try? Store(path: path) else { return false }
+  private func retryStore(at path: String, busyTimeout: Int32 = 5_000) -> Bool {
+    guard let old = engine, let store = try? Store(path: path, busyTimeout: busyTimeout) else { return false }
+    if old.store.standingInFor != nil { return handOver(from: old, to: store) }
     // Buffer new events while the counts move.
-    phase.withLock { $0 = .opening([]) }
+    phase.withLock { $0 = .opening(OpeningEvents()) }
     let fresh: Engine
     do {
       try old.commit()
@@ -95,7 +115,7 @@ extension Tracker {
     } catch {
       let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
         defer { phase = .ready(old) }
-        if case .opening(let events) = phase { return events }
+        if case .opening(let events) = phase { return events.events }
         return []
       }
       for (instant, event) in waiting { old.record(event, at: instant) }
@@ -145,6 +165,13 @@ extension Tracker {
           report(.storeUnavailable("the store is damaged and cannot be moved aside: \(error)"))
           unusedStore.withLock { $0 = (path, "it is damaged and could not be moved aside") }
         }
+      } catch StoreError.database(let error) where [.busy, .locked].contains(error.resultCode.primary) {
+        // Another process (an App Group extension) holds the store locked: count on a
+        // stand-in whose journal, beside the store, keeps every event through a kill or a
+        // `terminate()` until the store opens (retried within seconds) and recovers it.
+        report(.storeUnavailable("\(error); counting meanwhile in a journal beside the store"))
+        unusedStore.withLock { $0 = (path, "another process holds it locked: \(error)") }
+        if let standIn = try? Store.standIn(for: path), let engine = try? engine(on: standIn) { return engine }
       } catch {
         report(.storeUnavailable("\(error)"))
         unusedStore.withLock { $0 = (path, "it could not be opened: \(error)") }

@@ -78,7 +78,7 @@ extension Tracker {
     guard let old = engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
     // Events recorded while erasing wait, and go to the fresh engine. Calls waiting for the
     // store meanwhile go on when it is in place, or when erasing fails for good.
-    phase.withLock { $0 = .opening([]) }
+    phase.withLock { $0 = .opening(OpeningEvents()) }
     defer { resumeReadyWaiters() }
     let wasActive = old.isActive
     old.abandon()

@@ -22,7 +22,7 @@ public final class Tracker: Sendable {
   let wallClock: any WallClock
   let scheduler: (any EngineScheduler)?
   let launchedAt: MonotonicInstant
-  let phase = Locked<Phase>(.opening([]))
+  let phase = Locked<Phase>(.opening(OpeningEvents()))
   /// The store file that holds the user's history but could not be used (unopenable,
   /// unreadable, from a newer Dwell), and why, while Dwell counts in memory: `erase()`
   /// and `export(_:)` throw while it holds data, `retryStore()` tries it again.
@@ -41,7 +41,7 @@ public final class Tracker: Sendable {
   let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)
 
   enum Phase {
-    case opening([(MonotonicInstant, LifecycleEvent)])
+    case opening(OpeningEvents)
     /// The engine, and the same unretained: the hot path uses it under the phase lock,
     /// while this case keeps it alive, without retaining and releasing it (``ready(_:)``).
     case running(Engine, Unmanaged<Engine>)
@@ -199,15 +199,13 @@ public final class Tracker: Sendable {
           let waiting = engine.stamp(&pending)
           return engine.mustRespond(routine: routine, waiting: waiting) ? (engine, waiting) : nil
         }
-      case .opening(var events):
-        guard events.count < Self.maximumOpeningEvents, let event = pending.take() else { return nil }
-        phase = .opening([])  // `events` uniquely referenced: the append does not copy them
-        events.append((clock.now(), event))
-        phase = .opening(events)
+      case .opening(let events):
+        if let event = pending.take() { events.append(event, at: clock.now()) }
         return nil
       }
     }
     if let engine { engine.engine.respond(to: kept, waiting: engine.waiting) }
+    if case .background? = kept { retryStandInSoon() }
   }
 
   /// A screen instance became visible (for screens the UIKit/SwiftUI adapters don't see).
@@ -278,6 +276,9 @@ public final class Tracker: Sendable {
       $0?.cancel()
       $0 = nil
     }
+    // A store locked by another process at launch gets a last, short try (its session is
+    // in the journal beside it either way).
+    retryStandIn(busyTimeout: 1_000)
     guard let engine else { return record(.terminate) }
     engine.terminate()
   }

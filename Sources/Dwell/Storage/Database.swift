@@ -9,8 +9,12 @@ final class Database {
   /// Off while ``Store`` runs a read: a statement that would write is refused.
   private(set) var allowsWrites = true
 
-  /// Opens (or creates) the database at `path`.
-  init(path: String, readOnly: Bool = false) throws {
+  /// How long a statement waits for another connection's lock by default, in milliseconds.
+  static let busyTimeout: Int32 = 5_000
+
+  /// Opens (or creates) the database at `path`, waiting at most `busyTimeout` milliseconds
+  /// for a lock another connection holds.
+  init(path: String, readOnly: Bool = false, busyTimeout: Int32 = Database.busyTimeout) throws {
     var db: OpaquePointer?
     let flags =
       (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
@@ -26,8 +30,11 @@ final class Database {
     }
     handle = db
     sqlite3_extended_result_codes(db, 1)
-    sqlite3_busy_timeout(db, 5_000)
+    sqlite3_busy_timeout(db, busyTimeout)
   }
+
+  /// Waits at most `milliseconds` for another connection's lock from now on.
+  func setBusyTimeout(_ milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
   deinit {
     cache.removeAll()

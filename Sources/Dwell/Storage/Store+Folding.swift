@@ -16,6 +16,17 @@ extension Store {
     }
   }
 
+  /// Returns once the store can be written (another connection's write lock, if any, is
+  /// gone), waiting at most `milliseconds`; throws SQLite's busy error if it is still held.
+  func waitUntilWritable(milliseconds: Int32) throws {
+    try write { database in
+      database.setBusyTimeout(milliseconds)
+      defer { database.setBusyTimeout(Database.busyTimeout) }
+      try database.execute("BEGIN IMMEDIATE")
+      try database.execute("ROLLBACK")
+    }
+  }
+
   func setState(_ key: String, _ value: Int64) throws {
     try database.statement(
       "INSERT INTO state(key, value) VALUES(?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"

@@ -50,16 +50,30 @@ package final class Store: @unchecked Sendable {
   /// Whether the store is a file (not an in-memory database), so a journal can sit beside it.
   var isFile: Bool { !path.isEmpty && path != ":memory:" && !path.hasPrefix("file:") && !readOnly }
   private let readOnly: Bool
+  /// For a stand-in (``Store/standIn(for:)``): the store file it stands in for while that
+  /// one is locked by another process. Its engine journals beside that file and never
+  /// folds, so the journal holds everything it counted until the file's store recovers it.
+  let standingInFor: String?
 
-  /// Opens the store at `path`, creating it and migrating it as needed.
+  /// Where an engine on this store keeps its journal: beside the file, or beside the file
+  /// a stand-in stands in for; `nil` for a store in memory.
+  var journalStorePath: String? { standingInFor ?? (isFile ? path : nil) }
+
+  /// Opens the store at `path`, creating it and migrating it as needed, waiting at most
+  /// `busyTimeout` milliseconds for a lock another connection holds.
   ///
   /// - Throws: ``StoreError/newerSchema(migration:)`` for a store from a newer Dwell (left
   ///   untouched), ``StoreError/database(_:)`` when SQLite cannot open or read it.
-  package init(path: String, readOnly: Bool = false) throws {
+  package convenience init(path: String, readOnly: Bool = false, busyTimeout: Int32 = 5_000) throws {
+    try self.init(path: path, readOnly: readOnly, busyTimeout: busyTimeout, standingInFor: nil)
+  }
+
+  private init(path: String, readOnly: Bool, busyTimeout: Int32, standingInFor: String?) throws {
     self.path = path
     self.readOnly = readOnly
+    self.standingInFor = standingInFor
     try Self.refuseSpecialFiles(at: path)
-    connection = try StoreError.mapping { try Database(path: path, readOnly: readOnly) }
+    connection = try StoreError.mapping { try Database(path: path, readOnly: readOnly, busyTimeout: busyTimeout) }
     queue.setSpecific(key: queueKey, value: true)
     // Nothing else has the store yet: opening and migrating run on the caller's thread.
     let database = connection
@@ -80,6 +94,12 @@ package final class Store: @unchecked Sendable {
       }
       try Self.migrate(database, readOnly: readOnly)
     }
+  }
+
+  /// An empty store in memory standing in for the one at `path` while another process holds
+  /// it locked (see ``standingInFor``).
+  static func standIn(for path: String) throws -> Store {
+    try Store(path: ":memory:", readOnly: false, busyTimeout: 0, standingInFor: path)
   }
 
   /// Refuses a store, write-ahead log or shared-memory file that exists but is not a

@@ -36,35 +36,42 @@ final class CommitPipeline: Sendable {
     self.announcer = announcer
     self.clock = clock
     self.interval = max(interval, 1)
-    let journal = journaled && store.isFile ? try? Journal(storePath: store.path) : nil
+    let journal = journaled ? store.journalStorePath.flatMap { try? Journal(storePath: $0) } : nil
     committer = Locked(Committer(journal: journal, announced: announced))
   }
+
+  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded, and each
+  /// journal record holds everything counted since the engine started.
+  private var holdsEverything: Bool { store.standingInFor != nil }
 
   /// Every few checkpoints of use, changes are folded into SQLite; in between, the journal.
   private var foldInterval: Int64 { interval &* 15 }
 
   /// Makes everything accrued so far crash-safe in the journal. Returns whether a fold is
-  /// due instead (the fold interval passed, or there is no journal or it cannot be written,
-  /// unless folds are backing off).
-  /// With `journalFirst`, the journal is written even when a fold is due (the fold then
-  /// follows), so the changes are crash-safe at once.
+  /// due as well (the fold interval passed), or instead (there is no journal or it cannot be
+  /// written), unless folds are backing off. The journal is written before every fold, so a
+  /// fold that waits (for a lock another process holds) or fails leaves it current.
+  /// With `journalFirst` (`background`, `terminate`), a fold that is due is not asked for:
+  /// the caller folds afterwards, off its thread.
   func checkpoint(journalFirst: Bool = false) -> Bool {
     committer.withLock { committer -> Bool in
-      let (batch, fold, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
+      let (batch, due, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
         guard !state.stopped else { return (nil, false, []) }
         let accountant = state.accountant
-        if !journalFirst, accountant.hasPendingChanges, accountant.cursor - state.lastFold >= foldInterval {
-          return (nil, true, [])
-        }
-        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, false, []) }
+        let due =
+          !journalFirst && !holdsEverything && accountant.hasPendingChanges
+          && accountant.cursor - state.lastFold >= foldInterval
+        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, due, []) }
         state.journaled = accountant.revision
         defer { state.notifications.removeAll() }
-        return (state.accountant.batch(take: false), false, state.notifications)
+        return (state.accountant.batch(take: false), due, state.notifications)
       }
-      guard let batch else { return fold }
+      // A fold that failed (the store locked, the disk full) is tried again after its back-off.
+      let foldNow = due && clock.now().nanoseconds >= committer.retryFoldAt
+      guard let batch else { return foldNow }
       if let journal = committer.journal, Self.journal(batch, into: journal, &committer) {
         announce(batch.unlocks, notes, &committer)
-        return false
+        return foldNow
       }
       // No journal, or it could not be written: fold instead (unless folds are backing
       // off), and announce only once that is done.
@@ -76,6 +83,11 @@ final class CommitPipeline: Sendable {
   /// Folds everything accrued so far into SQLite. On failure the changes go back into
   /// memory (and stay in the journal) for the next fold.
   func fold() throws {
+    if holdsEverything { return }  // the journal keeps it all, for the store it stands in for
+    // A lock another process holds is waited for here, briefly (half a checkpoint interval,
+    // at most the busy timeout), before the commit lock: the fold runs on the writer, and
+    // the writer's checkpoints must go on writing the journal while the lock lasts.
+    try store.waitUntilWritable(milliseconds: Int32(clamping: min(max(interval / 2_000_000, 10), 5_000)))
     try committer.withLock { committer in
       guard
         let (batch, notes, journaled) = state.withLock({
@@ -157,6 +169,29 @@ final class CommitPipeline: Sendable {
     var totals = batch
     totals.closedVisits = []
     return (try? journal.write(totals)) != nil
+  }
+
+  /// Writes everything accrued so far into the journal at once and announces what it
+  /// holds; `false` when there is no journal or it could not be written (a stand-in's engine
+  /// hands its journal to the store it stood in for only when this succeeds).
+  func journalEverything() -> Bool {
+    committer.withLock { committer -> Bool in
+      guard let journal = committer.journal,
+        let (batch, notes, revision) = state.withLock({
+          state -> (CheckpointBatch, [UsageNotification], UInt64)? in
+          guard !state.stopped else { return nil }
+          defer { state.notifications.removeAll() }
+          return (state.accountant.batch(take: false), state.notifications, state.accountant.revision)
+        })
+      else { return false }
+      guard Self.journal(batch, into: journal, &committer) else {
+        state.withLock { $0.notifications = notes + $0.notifications }
+        return false
+      }
+      state.withLock { $0.journaled = revision }
+      announce(batch.unlocks, notes, &committer)
+      return true
+    }
   }
 
   /// For an engine that keeps everything in memory: drops what is pending (it is in the

@@ -25,6 +25,18 @@ extension Engine {
     commitReportingErrors()
   }
 
+  /// For an engine on a stand-in store (``Store/standingInFor``): writes everything it
+  /// counted into its journal, which the store it stood in for then recovers; `false` when
+  /// the journal could not be written (the engine must then keep running).
+  func journalEverything() -> Bool {
+    var written = false
+    scheduler.performAndWait {
+      settle()
+      written = pipeline.journalEverything()
+    }
+    return written
+  }
+
   /// Makes everything accrued so far crash-safe: writes the journal (microseconds), or
   /// folds into SQLite when a fold is due or the journal cannot be written.
   func checkpoint() {
@@ -74,7 +86,9 @@ extension Engine {
     if !synchronous { commitReportingErrors() }
     let clean = state.withLock { !$0.accountant.hasPendingChanges }
     stop()
-    if clean { pipeline.removeJournal() }
+    // A journal still holding changes (a final fold failed, or a stand-in's, which never
+    // folds) is left to the next store that opens, in this process or the next.
+    if clean { pipeline.removeJournal() } else { pipeline.abandonJournal() }
   }
 
   /// Stops the engine without committing, as a crash would: whatever was not yet in the

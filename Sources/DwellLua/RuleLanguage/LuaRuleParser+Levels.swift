@@ -6,6 +6,7 @@ extension LuaRuleParser {
   static let levels: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }
     let place = state.whereCalled()
+    if let refusal = LuaRuleParser.afterLoading(state, "levels", place: place) { return refusal }
     guard dwell_lua_istable(L, 1) != 0, let value = try? state.json(at: 1), case .array(let items) = value,
       !items.isEmpty
     else {

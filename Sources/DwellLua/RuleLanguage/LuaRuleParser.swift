@@ -69,6 +69,7 @@ enum LuaRuleParser {
       return state.raise("\(place) \(kind) needs an id, as in \(kind) \"my-rule\" { ... }")
     }
     let id = state.describe(1)
+    if let refusal = afterLoading(state, "\(kind) \"\(clip(id, 64))\"", place: place) { return refusal }
     guard lua_gettop(L) == 1 else {
       return state.raise(
         "\(place) rule '\(id)': the table goes right after the id, as in \(kind) \"\(id)\" { when = { ... } }, "
@@ -88,10 +89,20 @@ enum LuaRuleParser {
     guard let L, let state = LuaState.owner(L) else { return 0 }
     let id = state.describe(dwell_lua_upvalueindex(2))
     let place = state.whereCalled()
+    let kind = achievement ? "achievement" : "unlock"
+    if let refusal = afterLoading(state, "\(kind) \"\(clip(id, 64))\"", place: place) { return refusal }
     state.collector.pending[id] = nil
-    // Parse with the stack in order, then raise with nothing left to pop.
+    // Parse with the stack in order, then raise with nothing left to pop. The ids are taken
+    // only now that the whole definition holds: one that fails (inside a `pcall`, say)
+    // leaves no id a plugin could unlock.
     switch parse(state, id: id, achievement: achievement) {
     case .success(let rules):
+      let at = self.place(state)
+      state.collector.ids[id] = at  // an achievement's own id, with tiers or without
+      for rule in rules {
+        state.collector.ids[rule.id] = at
+        state.collector.unlockable.insert(rule.id)
+      }
       state.collector.rules += rules
       state.charge(Int64(rules.count * ScriptLimits.workPerDefinition))
       return 0
@@ -112,7 +123,7 @@ enum LuaRuleParser {
       : ["when", "check", "title", "description", "summary"]
     if let failure = unknownKey(state.keys(ofTable: 1), allowed: allowed, in: kind) { return .failure(failure) }
     let keys = Set(state.keys(ofTable: 1))
-    if let failure = claim(id, state) { return .failure(failure) }
+    if let failure = taken(id, state) { return .failure(failure) }
     var base: Rule
     if keys.contains("tiers") {
       guard !keys.contains("when"), !keys.contains("check") else {
@@ -174,7 +185,6 @@ enum LuaRuleParser {
           return .failure(
             Failure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
         }
-        state.collector.ids[rule.id] = place(state)
         rules.append(rule)
       case .failure(let failure): return .failure(failure)
       }
@@ -227,13 +237,30 @@ enum LuaRuleParser {
     return .success(tier)
   }
 
-  /// Takes `id` for a new rule, or says who has it.
-  private static func claim(_ id: String, _ state: LuaState) -> Failure? {
-    if let owner = owner(of: id, state) {
-      return Failure("the id is already taken by \(owner); give each rule its own id")
-    }
-    state.collector.ids[id] = place(state)
-    return nil
+  /// Who has `id` already, said as the fix; `nil` when it is free (``define`` takes it once
+  /// the definition holds).
+  private static func taken(_ id: String, _ state: LuaState) -> Failure? {
+    guard let owner = owner(of: id, state) else { return nil }
+    return Failure("the id is already taken by \(owner); give each rule its own id")
+  }
+
+  /// The error that refuses a definition (`what`, as in `unlock "x"`) made once the pack's
+  /// files have run: from a check, a plugin's handler or a function kept for later. A pack's
+  /// rules are what its files declare; one defined later would grow the pack's memory at
+  /// every call and give plugins ids the host never saw. `nil` while the files run.
+  static func afterLoading(_ state: LuaState, _ what: String, place: String) -> Int32? {
+    guard !state.loading else { return nil }
+    return state.raise(
+      "\(place) \(what): rules, achievements, levels and plugins are defined only while the pack loads "
+        + "(at the top level of a file), not from a check or a plugin; move it out of the function")
+  }
+
+  /// `defining(kind, name)`, which the prelude's `plugin` calls first: raises, at the
+  /// script's line, once the pack's files have run (see ``afterLoading(_:_:place:)``).
+  static let defining: dwell_lua_host_function = { L in
+    guard let L, let state = LuaState.owner(L) else { return 0 }
+    let what = "\(state.describe(1, atMost: 16)) \"\(clip(state.describe(2, atMost: 4 * 64 + 4), 64))\""
+    return afterLoading(state, what, place: state.whereCalled()) ?? 0
   }
 
   /// The `file:line` of the script code defining a rule now.

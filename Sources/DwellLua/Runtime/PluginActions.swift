@@ -78,8 +78,12 @@ enum PluginActions {
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) unlock needs a rule id") }
       // An id is at most `idLength` bytes: one more says it is none, without reading the rest.
       let id = state.describe(3, atMost: LuaState.idLength + 1)
-      guard state.collector.ids[id] != nil else {
-        let hint = Spelling.hint(for: id, in: state.collector.ids.keys)
+      guard state.collector.unlockable.contains(id) else {
+        // An achievement with tiers is its tiers: name the first, or the nearest id.
+        let tier = state.collector.rules.first { $0.achievement == id && $0.tier != nil }
+        let hint =
+          tier.map { ", but its tiers are (unlock one, as in p.unlock(\"\($0.id)\"))" }
+          ?? Spelling.hint(for: id, in: state.collector.unlockable)
         return state.raise(
           "\(place) unlock '\(clip(id, 64))': not a rule of this pack\(hint); "
             + "a plugin unlocks only a rule its own pack declares")

@@ -27,8 +27,12 @@ final class LuaState {
 
   struct Collector {
     var rules: [Rule] = []
-    /// Every id taken, with the `file:line` that took it.
+    /// Every id taken by a definition that held, with the `file:line` that took it (an
+    /// achievement with tiers takes its own id and each tier's).
     var ids: [String: String] = [:]
+    /// The ids of the rules the pack declares (an achievement with tiers is its tiers):
+    /// what a plugin may unlock.
+    var unlockable: Set<String> = []
     var file = ""
     var levels: [Level] = []
     /// Plugin names by event.
@@ -105,7 +109,7 @@ final class LuaState {
       dwell_lua_pop(L, 1)
     }
     dwell_lua_bound_libraries(L)
-    for (name, function) in definitions + [("print", Self.print)] {
+    for (name, function) in definitions + [("print", Self.print), ("defining", LuaRuleParser.defining)] {
       dwell_lua_pushhost(L, function, 0)
       lua_setglobal(L, "__dwell_" + name)
     }

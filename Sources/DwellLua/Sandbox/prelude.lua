@@ -11,8 +11,8 @@ local next, type, error, rawget, pcall, select, tostring = next, type, error, ra
 local setmetatable, getmetatable = setmetatable, getmetatable
 local pack, unpack = table.pack, table.unpack
 local subscribe, act = __dwell_subscribe, __dwell_action
-local print = __dwell_print
-__dwell_subscribe, __dwell_action, __dwell_print = nil, nil, nil
+local print, defining = __dwell_print, __dwell_defining
+__dwell_subscribe, __dwell_action, __dwell_print, __dwell_defining = nil, nil, nil, nil
 -- The rule language (`__dwell_unlock`, `__dwell_achievement`, `__dwell_levels`) is defined by
 -- the host after this runs; it is looked up when a script calls it.
 
@@ -126,6 +126,7 @@ function base.plugin(name)
     error('plugin needs a name, as in local owl = plugin "night-owl"', 2)
   end
   check_id("plugin", name)
+  defining("plugin", name) -- raises once the files have run (from a check or a handler)
   if plugins[name] then error("plugin '" .. name .. "' is defined twice", 2) end
   local p = { name = name, state = {} }
   local own = {}

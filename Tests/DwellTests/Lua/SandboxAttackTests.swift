@@ -182,7 +182,7 @@ private let budget = "instruction budget exceeded"
     check("local function f(s) return (s:gsub('.', f)) end return f('ab')", "overflow"),
     check("unlock(42)", "unlock"),
     check("plugin(nil)", "plugin needs a name"),
-    check("plugin('x').on('nope', print)", "unknown event"),
+    check("plugin('x').on('nope', print)", "defined only while the pack loads"),
     check("levels(5)", "levels"),
     check("local m = minutes('x') return m", "minutes() takes a number of minutes, got a string"),
     // A tail call leaves no frame of the script: the function's first line is named.
