@@ -41,7 +41,8 @@ final class LuaRuntime: Sendable {
   let soleHandlers: [[Int32]]
   let pluginRefs: [Int32]
   let eventRefs: [Int32]
-  /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>`.
+  /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>` (see
+  /// ``namespace(of:)``).
   let namespace: String
 
   let box: Locked<Box>
@@ -68,7 +69,7 @@ final class LuaRuntime: Sendable {
     }
     pluginRefs = Array(references.prefix(plugins.count))
     eventRefs = Array(references.dropFirst(plugins.count))
-    namespace = "lua:\(pack)/"
+    namespace = Self.namespace(of: pack)
     box = Locked(Box(state: state, unsaved: Array(repeating: false, count: plugins.count)))
   }
 
@@ -122,20 +123,34 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  /// After a call that failed: disables `name` and, when the pack's budget for the tick ran
-  /// out, every other check or plugin that spent a tenth of a call's budget in this tick.
+  /// After a call that failed: disables `name`, unless the call ran out of what was left
+  /// of the pack's budget for the tick while `name` stayed within its share of it.
+  ///
+  /// Each check and plugin's share of a tick is the pack's budget per tick divided among
+  /// them all (``LuaState/callables``). When the budget runs out, whichever call it runs
+  /// out in, the checks and plugins that spent more than their share in the tick are
+  /// disabled; one that stayed within its share only waits, like every call after it, for
+  /// the next tick. Within their shares all of them together cannot spend the budget, so
+  /// one over its share is found unless work no check or plugin is charged for spent it;
+  /// then nothing is disabled and the rest of the tick's calls wait.
   func disable(_ name: String, _ error: ScriptError, _ box: inout Box, _ failures: inout [ScriptError]) {
-    insert(name, into: &box)
-    failures.append(error)
-    guard error.packBudget else { return }
-    let heavy = Int64(box.state.limits.instructionsPerCall / 10)
-    for (other, cost) in box.costs where cost >= heavy && other != name {
+    guard error.packBudget else {
+      insert(name, into: &box)
+      failures.append(error)
+      return
+    }
+    let limits = box.state.limits
+    let share = Int64(limits.instructionsPerTick) / Int64(max(box.state.callables, 1))
+    for (other, cost) in box.costs.sorted(by: { $0.key < $1.key }) where cost > share {
       insert(other, into: &box)
-      let what = other.hasPrefix("plugin:") ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
-      failures.append(
-        ScriptError(
-          "\(what) used \(cost) of the pack's \(box.state.limits.instructionsPerTick) instructions per tick (sandbox)",
-          rule: other.hasPrefix("plugin:") ? nil : other))
+      let plugin = other.hasPrefix("plugin:")
+      let what = plugin ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
+      var problem = ScriptError(
+        "\(what) used \(cost) of the pack's \(limits.instructionsPerTick) instructions per tick, more than its share "
+          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins) (sandbox)",
+        rule: plugin ? nil : other)
+      if other == name { problem.message = error.message + "; " + problem.message }
+      failures.append(problem)
     }
   }
 
