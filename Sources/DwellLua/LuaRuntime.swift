@@ -15,6 +15,9 @@ final class LuaRuntime: Sendable {
     var usage: UsageTable.References?
     var usageKey: (UInt64, Int64) = (.max, .max)
     var disabled = Set<String>()
+    /// The checks (by function reference) whose last run read no figure that changes
+    /// with time (``LuaState/readsTime``).
+    var steady = Set<Int32>()
     var disabledPlugins = Set<String>()
     /// Whether each plugin (by index in `plugins`) ran since its state was last saved.
     var unsaved: [Bool]
@@ -203,6 +206,15 @@ final class LuaRuntime: Sendable {
     box.usageKey = key
   }
 
+  /// Whether check `ref` of rule `rule` may answer otherwise with time alone: it has not
+  /// run yet, or its last run read a figure that changes with time or read `host`. A
+  /// disabled check never changes.
+  func changesWithTime(ref: Int32, rule: String) -> Bool {
+    box.withLock { box in
+      !box.steady.contains(ref) && (box.disabled.isEmpty || !box.disabled.contains(rule))
+    }
+  }
+
   /// Runs the check function `ref` of rule `rule` on `usage`: whether it returned true.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     var failures: [ScriptError] = []
@@ -213,15 +225,23 @@ final class LuaRuntime: Sendable {
       let L = state.L
       defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
-      guard !state.tickSpent else { return false }
+      guard !state.tickSpent else {
+        box.steady.remove(ref)  // not run: it runs at the next second
+        return false
+      }
       ensureUsage(&box, usage)
       state.pushReference(ref)
       state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
+      state.readsTime = false
+      // A check stopped before it answered may read what changes with time once it runs whole.
+      var answered = false
+      defer { if answered && !state.readsTime { box.steady.insert(ref) } else { box.steady.remove(ref) } }
       do {
         // Work is counted in steps of the hook: a check that did less than one step cost
         // nothing that could make it the heavy one when the pack's budget runs out.
         defer { if state.lastWork > 0 { box.costs[rule, default: 0] += state.lastWork } }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
+        answered = true
       } catch {
         var failure = error as? ScriptError ?? ScriptError("\(error)")
         failure.rule = rule
