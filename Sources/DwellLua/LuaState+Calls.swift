@@ -49,12 +49,12 @@ extension LuaState {
 
   /// Whether the running call is past its time limit, for host work a script asked for
   /// that runs long between two of the count hook's looks at the clock (parsing a list of
-  /// thousands of tiers): the call is marked stopped by time, so it fails even if the
-  /// script catches the error, and the host stops its work.
+  /// thousands of tiers): the host stops its work and raises the time limit's error. A
+  /// script that catches it is stopped for good at the hook's next look at the clock.
   func pastDeadline() -> Bool {
     let deadline = c.pointee.deadline
     guard deadline != 0, dwell_lua_monotonic_ns() > deadline else { return false }
-    c.pointee.exhausted = 2
+    c.pointee.host_work = 0  // not charged on return: the call stops with the host's message
     return true
   }
 
