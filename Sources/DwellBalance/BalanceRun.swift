@@ -19,6 +19,9 @@ package struct BalanceRun: Sendable {
   package var threads: Int
   /// Timeouts and the like; rules, levels and listeners come from the pack.
   package var base: Engine.Configuration
+  /// The most events a user's life may have (``UserLife/maximumEvents``): a longer one
+  /// stops the run with an error naming its persona.
+  package var maximumEvents = UserLife.maximumEvents
 
   package init(
     pack: BalancePack, population: Population, users: Int, days: Int, seed: UInt64 = 1,
@@ -105,22 +108,45 @@ package struct BalanceRun: Sendable {
 
   /// Runs user `index` through a fresh engine; the run keeps the engine for inspection.
   package func simulate(user index: Int) throws -> (UserLife, UserRun) {
-    var life = UserLife(index: index, seed: seed, population: population, days: days)
+    // The life counted first (its events cost nanoseconds each; through the engine,
+    // microseconds): one over the bound is refused before any of it runs.
+    var count = Count()
+    var probe = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
+    probe.run(into: &count)
+    if probe.isCut { throw tooLong(probe) }
+    var life = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
     let inbox = UserRun.Inbox(ruleIndex: ruleIndex)
     let configuration = try pack.configuration(base: base) { message in
       inbox.content.withLock { $0.errors.append(message) }
     }
     var run = UserRun(install: life.install, configuration: configuration, inbox: inbox)
     life.run(into: &run)
+    if life.isCut { throw tooLong(life) }
     return (life, run)
+  }
+
+  /// The error for a life cut at ``UserLife/maximumEvents``.
+  func tooLong(_ life: UserLife) -> RuleError {
+    RuleError(
+      "persona '\(life.persona.name)': user \(life.index)'s life has more than \(maximumEvents) events "
+        + "(the most a replay takes) in \(life.days) days; "
+        + "give the persona fewer or shorter sessions, or fewer touches")
   }
 
   /// User `index`'s life as a trace (`TRACE.md`), to replay or inspect.
   package func trace(user index: Int) -> [TraceEvent] {
-    var life = UserLife(index: index, seed: seed, population: population, days: days)
+    var life = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
     var sink = TraceSink()
+    // At most a replay's events: a longer life stops there.
     life.run(into: &sink)
     return sink.events
+  }
+
+  /// A life's events, not kept.
+  private struct Count: LifeSink {
+    var events = 0
+    mutating func event(_ kind: TraceEvent.Kind, at t: Int64) { events += 1 }
+    mutating func endOfDay(_ day: Int, at t: Int64) {}
   }
 
   private var ruleIndex: [String: Int] {

@@ -30,8 +30,20 @@ package struct UserLife {
   package let installWeekday: Int
   package let days: Int
   private var rng: SeededGenerator
+  /// Events generated so far; past `limit` (``maximumEvents`` unless told) the life stops
+  /// (``isCut``).
+  package private(set) var events = 0
+  private let limit: Int
 
-  package init(index: Int, seed: UInt64, population: Population, days: Int) {
+  /// The most events one user's life may have: a replay's bound (a 64 MiB trace holds
+  /// about 800,000 events), so a persona cannot make a user whose life never ends.
+  package static let maximumEvents = 800_000
+
+  /// Whether the life stopped at ``maximumEvents`` before its last day.
+  package var isCut: Bool { events > limit }
+
+  package init(index: Int, seed: UInt64, population: Population, days: Int, limit: Int = maximumEvents) {
+    self.limit = limit
     var mixer = SeededGenerator(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
     var rng = SeededGenerator(seed: mixer.next() ^ mixer.next())
     self.index = index
@@ -50,7 +62,7 @@ package struct UserLife {
     var usedYesterday = true
     var daysUsed = 0
     var gone = false
-    for day in 0..<days {
+    for day in 0..<days where !isCut {
       let dayStart = Int64(day) * Self.day
       var used = false
       if !gone {
@@ -71,7 +83,7 @@ package struct UserLife {
       }
       sink.endOfDay(day, at: max(dayStart + Self.day, state.t))
     }
-    if state.launched { sink.event(.terminate, at: max(Int64(days) * Self.day, state.t + 1_000_000)) }
+    if state.launched, !isCut { emit(&sink, .terminate, at: max(Int64(days) * Self.day, state.t + 1_000_000)) }
   }
 
   /// Where the user is: the clock, the visible screen, ids handed out.
@@ -97,22 +109,22 @@ package struct UserLife {
   private mutating func session<Sink: LifeSink>(at start: Int64, _ w: inout Walk, _ sink: inout Sink) {
     w.t = start
     if !w.launched {
-      sink.event(.launch(wall: install.adding(nanoseconds: start), timeZone: UserLife.utc), at: w.t)
+      emit(&sink, .launch(wall: install.adding(nanoseconds: start), timeZone: UserLife.utc), at: w.t)
       w.launched = true
     }
-    sink.event(.foreground, at: w.t)
+    emit(&sink, .foreground, at: w.t)
     var screen = persona.start
     if w.visible?.screen != screen {
       let old = w.visible
       w.visible = (screen, newID(&w))
-      sink.event(.appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
-      if let old { sink.event(.disappear(id: old.id), at: w.t + 200_000_000) }
+      emit(&sink, .appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
+      if let old { emit(&sink, .disappear(id: old.id), at: w.t + 200_000_000) }
       w.t += 200_000_000
     }
     w.t += 200_000_000
-    sink.event(.active, at: w.t)
+    emit(&sink, .active, at: w.t)
     var end = w.t + seconds(persona.sessionLength, atLeast: 1)
-    while w.t < end {
+    while w.t < end, !isCut {
       if persona.idle.chance > 0, Distribution.unit(&rng) < persona.idle.chance {
         // A pause without touching, on this screen.
         let pause = seconds(persona.idle.length, atLeast: 0)
@@ -121,8 +133,8 @@ package struct UserLife {
       }
       let stayEnd = min(w.t + seconds(persona.screens[screen].stay, atLeast: 0.5), end)
       var touch = w.t + seconds(persona.touches, atLeast: 0.5)
-      while touch < stayEnd {
-        sink.event(.interact, at: touch)
+      while touch < stayEnd, !isCut {
+        emit(&sink, .interact, at: touch)
         touch += seconds(persona.touches, atLeast: 0.5)
       }
       w.t = stayEnd
@@ -130,12 +142,12 @@ package struct UserLife {
       if persona.background.chance > 0, Distribution.unit(&rng) < persona.background.chance {
         // Out to another app and back; the screen stays where it was.
         let away = seconds(persona.background.length, atLeast: 1)
-        sink.event(.inactive, at: w.t)
-        sink.event(.background, at: w.t + 300_000_000)
+        emit(&sink, .inactive, at: w.t)
+        emit(&sink, .background, at: w.t + 300_000_000)
         w.t += 300_000_000 + away
-        sink.event(.foreground, at: w.t)
+        emit(&sink, .foreground, at: w.t)
         w.t += 200_000_000
-        sink.event(.active, at: w.t)
+        emit(&sink, .active, at: w.t)
         end += away + 500_000_000
       }
       let next = persona.screens[screen].next
@@ -146,13 +158,18 @@ package struct UserLife {
       let old = w.visible
       screen = next[Distribution.pick(next.lazy.map(\.weight), &rng)].screen
       w.visible = (screen, newID(&w))
-      sink.event(.appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
+      emit(&sink, .appear(screen: persona.screens[screen].name, id: w.visible?.id ?? ""), at: w.t)
       w.t += 300_000_000
-      if let old { sink.event(.disappear(id: old.id), at: w.t) }
+      if let old { emit(&sink, .disappear(id: old.id), at: w.t) }
     }
-    sink.event(.inactive, at: w.t)
+    emit(&sink, .inactive, at: w.t)
     w.t += 500_000_000
-    sink.event(.background, at: w.t)
+    emit(&sink, .background, at: w.t)
+  }
+
+  private mutating func emit<Sink: LifeSink>(_ sink: inout Sink, _ kind: TraceEvent.Kind, at t: Int64) {
+    events += 1
+    if !isCut { sink.event(kind, at: t) }
   }
 
   private func newID(_ w: inout Walk) -> String {

@@ -9,6 +9,14 @@
 package protocol RuleCheck: Sendable {
   /// Whether the rule should unlock, given the usage at the moment of evaluation.
   func holds(_ usage: UsageView) -> Bool
+  /// Whether its answer may change with time alone, so the engine runs it at every second
+  /// of app time; `false` when its last run read only figures that change on events (and
+  /// at midnight, when the engine runs it too). Checks that do not say so change with time.
+  var changesWithTime: Bool { get }
+}
+
+extension RuleCheck {
+  package var changesWithTime: Bool { true }
 }
 
 extension Condition {

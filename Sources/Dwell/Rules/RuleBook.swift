@@ -229,7 +229,7 @@ struct RuleBook {
     }
     guard let found = lastSearch else { return nil }
     var best = found.best
-    if found.ticks {
+    if found.ticks || (found.checks && checksChangeWithTime) {
       let tickWake = m + (tick - accountant.app.nanos % tick)
       if tickWake <= accountant.idleDeadline, tickWake < best { best = tickWake }
     }
@@ -266,7 +266,18 @@ struct RuleBook {
         Self.visit(rules[index].condition, &wake, tick, accountant)
       }
     }
-    return Search(shape: shape, from: m, best: wake.best, ticks: wantsTicks || anyCheck || wake.ticks)
+    if anyCheck { wake.consider(span.end) }  // the date changes at midnight
+    return Search(shape: shape, from: m, best: wake.best, ticks: wantsTicks || wake.ticks, checks: anyCheck)
+  }
+
+  /// Whether a waiting rule that is a scripted check alone may answer otherwise with time
+  /// alone (``RuleCheck/changesWithTime``): asked afresh at each search for a wake-up, since
+  /// a check's last run says it.
+  private var checksChangeWithTime: Bool {
+    waiting.others.contains { index in
+      guard checkOnly[index], case .check(let scripted) = rules[index].condition else { return false }
+      return scripted.check.changesWithTime
+    }
   }
 
   /// A search from `from`: the earliest wake-up but the tick's (`.max`: none), whether the
@@ -277,6 +288,9 @@ struct RuleBook {
     var from: Int64
     var best: Int64
     var ticks: Bool
+    /// Whether a rule that is a scripted check alone waits (then the tick's wake-up counts
+    /// if one of them changes with time).
+    var checks: Bool
   }
 
   /// The earliest wake found so far, after `m` and by the idle deadline.

@@ -8,6 +8,12 @@ package struct JSONWriter {
 
   /// `s` as a JSON string literal (RFC 8259: quote, backslash and controls escaped).
   package static func quote(_ s: String) -> String {
+    // Most strings need no escape: one pass over the bytes, and the text as it is.
+    let plain = s.utf8.withContiguousStorageIfAvailable { bytes in
+      for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return false }
+      return true
+    }
+    if plain == true { return "\"" + s + "\"" }
     let escaped = s.escapingScalars(escapes) { scalar in
       guard scalar.value < 0x20 else { return nil }
       let hex = String(scalar.value, radix: 16)

@@ -171,14 +171,17 @@ enum LuaRuleParser {
       return .failure(Failure("'tiers' must list at least one tier, but \(found); write \(example)"))
     }
     var rules: [Rule] = []
+    var seen = Set<String>()  // the tiers' ids so far: a repeat is found in one look-up, not a scan
     for position in 1...count {
+      // The host's work on a long list counts towards the load's time limit as it goes.
+      if position % 64 == 0, state.pastDeadline() { return .failure(Failure(state.timeLimitMessage)) }
       _ = lua_rawgeti(L, -1, lua_Integer(position))
       let tier = self.tier(state, base: base, position: position)
       dwell_lua_pop(L, 1)
       switch tier {
       case .success(let rule):
         let name = rule.tier ?? ""
-        if rules.contains(where: { $0.id == rule.id }) {
+        guard seen.insert(rule.id).inserted else {
           return .failure(Failure("tier '\(name)' is repeated; give each tier its own name"))
         }
         if let owner = owner(of: rule.id, state) {

@@ -238,6 +238,8 @@ final class LuaCheck: RuleCheck, @unchecked Sendable {
   func holds(_ usage: UsageView) -> Bool {
     runtime?.evaluate(ref: ref, rule: rule, usage) ?? false
   }
+
+  var changesWithTime: Bool { runtime?.changesWithTime(ref: ref, rule: rule) ?? true }
 }
 
 extension Condition {

@@ -169,16 +169,20 @@ extension LuaRuntime {
     return text
   }
 
-  /// Gives plugins the states saved by earlier runs (their own pack's; a state saved under
-  /// the plugin's bare name by an older version is taken when there is none). A state that
-  /// does not load is reported, set aside under `quarantine:<key>`, and the plugin starts afresh.
+  /// Gives plugins the states saved by earlier runs: their own pack's only. A state an
+  /// older version saved under the plugin's bare name is adopted only when no other pack
+  /// has a state on the store (``mayAdoptBareStates(_:)``), and is then saved under the
+  /// pack's key. A state that does not load is reported, set aside under
+  /// `quarantine:<key>`, and the plugin starts afresh.
   func restore(states: [String: String]) {
     var failures: [ScriptError] = []
+    let adopting = states.keys.contains(where: Self.isBare) && mayAdoptBareStates(states)
     box.withLock { box in
       let state = box.state
-      for plugin in plugins {
+      for (index, plugin) in plugins.enumerated() {
         let key = namespace + plugin
-        guard let text = states[key] ?? states[plugin] else { continue }
+        let adopted = states[key] == nil && adopting && Self.isBare(plugin)
+        guard let text = states[key] ?? (adopted ? states[plugin] : nil) else { continue }
         let top = lua_gettop(state.L)
         do {
           let value: JSONValue
@@ -189,8 +193,10 @@ extension LuaRuntime {
             throw ScriptError("it is deeper or larger than the sandbox allows")
           }
           try state.protectedCall(arguments: 2, results: 0)
-          box.savedStates[plugin] = text
+          // An adopted state is not saved under the pack's key yet: the next save writes it.
+          box.savedStates[plugin] = adopted ? nil : text
           box.lastStates[plugin] = nil
+          if adopted { box.unsaved[index] = true }
         } catch {
           lua_settop(state.L, top)
           box.quarantined.append((key, text))

@@ -15,6 +15,9 @@ final class LuaRuntime: Sendable {
     var usage: UsageTable.References?
     var usageKey: (UInt64, Int64) = (.max, .max)
     var disabled = Set<String>()
+    /// The checks (by function reference) whose last run read no figure that changes
+    /// with time (``LuaState/readsTime``).
+    var steady = Set<Int32>()
     var disabledPlugins = Set<String>()
     /// Whether each plugin (by index in `plugins`) ran since its state was last saved.
     var unsaved: [Bool]
@@ -41,7 +44,8 @@ final class LuaRuntime: Sendable {
   let soleHandlers: [[Int32]]
   let pluginRefs: [Int32]
   let eventRefs: [Int32]
-  /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>`.
+  /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>` (see
+  /// ``namespace(of:)``).
   let namespace: String
 
   let box: Locked<Box>
@@ -68,7 +72,7 @@ final class LuaRuntime: Sendable {
     }
     pluginRefs = Array(references.prefix(plugins.count))
     eventRefs = Array(references.dropFirst(plugins.count))
-    namespace = "lua:\(pack)/"
+    namespace = Self.namespace(of: pack)
     box = Locked(Box(state: state, unsaved: Array(repeating: false, count: plugins.count)))
   }
 
@@ -122,20 +126,34 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  /// After a call that failed: disables `name` and, when the pack's budget for the tick ran
-  /// out, every other check or plugin that spent a tenth of a call's budget in this tick.
+  /// After a call that failed: disables `name`, unless the call ran out of what was left
+  /// of the pack's budget for the tick while `name` stayed within its share of it.
+  ///
+  /// Each check and plugin's share of a tick is the pack's budget per tick divided among
+  /// them all (``LuaState/callables``). When the budget runs out, whichever call it runs
+  /// out in, the checks and plugins that spent more than their share in the tick are
+  /// disabled; one that stayed within its share only waits, like every call after it, for
+  /// the next tick. Within their shares all of them together cannot spend the budget, so
+  /// one over its share is found unless work no check or plugin is charged for spent it;
+  /// then nothing is disabled and the rest of the tick's calls wait.
   func disable(_ name: String, _ error: ScriptError, _ box: inout Box, _ failures: inout [ScriptError]) {
-    insert(name, into: &box)
-    failures.append(error)
-    guard error.packBudget else { return }
-    let heavy = Int64(box.state.limits.instructionsPerCall / 10)
-    for (other, cost) in box.costs where cost >= heavy && other != name {
+    guard error.packBudget else {
+      insert(name, into: &box)
+      failures.append(error)
+      return
+    }
+    let limits = box.state.limits
+    let share = Int64(limits.instructionsPerTick) / Int64(max(box.state.callables, 1))
+    for (other, cost) in box.costs.sorted(by: { $0.key < $1.key }) where cost > share {
       insert(other, into: &box)
-      let what = other.hasPrefix("plugin:") ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
-      failures.append(
-        ScriptError(
-          "\(what) used \(cost) of the pack's \(box.state.limits.instructionsPerTick) instructions per tick (sandbox)",
-          rule: other.hasPrefix("plugin:") ? nil : other))
+      let plugin = other.hasPrefix("plugin:")
+      let what = plugin ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
+      var problem = ScriptError(
+        "\(what) used \(cost) of the pack's \(limits.instructionsPerTick) instructions per tick, more than its share "
+          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins) (sandbox)",
+        rule: plugin ? nil : other)
+      if other == name { problem.message = error.message + "; " + problem.message }
+      failures.append(problem)
     }
   }
 
@@ -188,6 +206,15 @@ final class LuaRuntime: Sendable {
     box.usageKey = key
   }
 
+  /// Whether check `ref` of rule `rule` may answer otherwise with time alone: it has not
+  /// run yet, or its last run read a figure that changes with time or read `host`. A
+  /// disabled check never changes.
+  func changesWithTime(ref: Int32, rule: String) -> Bool {
+    box.withLock { box in
+      !box.steady.contains(ref) && (box.disabled.isEmpty || !box.disabled.contains(rule))
+    }
+  }
+
   /// Runs the check function `ref` of rule `rule` on `usage`: whether it returned true.
   func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
     var failures: [ScriptError] = []
@@ -198,15 +225,23 @@ final class LuaRuntime: Sendable {
       let L = state.L
       defer { prints = state.takePrints() }
       enter(&box, usage.instant, &failures)
-      guard !state.tickSpent else { return false }
+      guard !state.tickSpent else {
+        box.steady.remove(ref)  // not run: it runs at the next second
+        return false
+      }
       ensureUsage(&box, usage)
       state.pushReference(ref)
       state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
+      state.readsTime = false
+      // A check stopped before it answered may read what changes with time once it runs whole.
+      var answered = false
+      defer { if answered && !state.readsTime { box.steady.insert(ref) } else { box.steady.remove(ref) } }
       do {
         // Work is counted in steps of the hook: a check that did less than one step cost
         // nothing that could make it the heavy one when the pack's budget runs out.
         defer { if state.lastWork > 0 { box.costs[rule, default: 0] += state.lastWork } }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
+        answered = true
       } catch {
         var failure = error as? ScriptError ?? ScriptError("\(error)")
         failure.rule = rule

@@ -43,13 +43,13 @@ enum UsageTable {
     lua_createtable(L, 0, 6)
     lua_pushvalue(L, -1)
     let app = state.reference()
-    readOnly(L)
+    readOnly(L, tracked: true)
     lua_setfield(L, -2, "app")
     lua_createtable(L, 0, 4)  // the screens' tables by name
     lua_pushinteger(L, 0)  // how many
     dwell_lua_pushhost(L, screen, 2)
     lua_setfield(L, -2, "screen")
-    readOnly(L)
+    readOnly(L, tracked: true)
     return References(proxy: state.reference(), root: root, app: app)
   }
 
@@ -80,10 +80,13 @@ enum UsageTable {
 
   /// Replaces the table on top of the stack by a read-only proxy of it (or the function on
   /// top, of the proxy and a key, by a read-only proxy whose reads it answers).
-  private static func readOnly(_ L: OpaquePointer) {
+  /// `tracked`: reads go through ``trackedRead``, which marks a read of a figure that
+  /// changes with time.
+  private static func readOnly(_ L: OpaquePointer, tracked: Bool = false) {
     lua_createtable(L, 0, 0)  // proxy
     lua_createtable(L, 0, 3)  // metatable
     lua_pushvalue(L, -3)
+    if tracked { dwell_lua_pushhost(L, trackedRead, 1) }
     lua_setfield(L, -2, "__index")
     dwell_lua_pushhost(L, refuseWrite, 0)
     lua_setfield(L, -2, "__newindex")
@@ -91,6 +94,36 @@ enum UsageTable {
     lua_setfield(L, -2, "__metatable")
     _ = lua_setmetatable(L, -2)
     dwell_lua_remove(L, -2)
+  }
+
+  /// The fields of `u` and `u.app` that change only on events (and at midnight, when the
+  /// engine runs every check): every other figure grows with time, or may change an
+  /// instant after an event (a day counts as active once time accrued on it).
+  private static func isSteady(_ key: UnsafeRawBufferPointer) -> Bool {
+    key.named("sessions") || key.named("date") || key.named("weekday") || key.named("app") || key.named("screen")
+  }
+
+  /// `__index` of `u` and `u.app`: the field, read raw from the table behind (upvalue 1);
+  /// a figure that changes with time marks the running check as one that does.
+  private static let trackedRead: dwell_lua_host_function = { L in
+    guard let L else { return 0 }
+    lua_settop(L, 2)
+    if let state = LuaState.owner(L), !state.readsTime {
+      var length = 0
+      if lua_type(L, 2) != LUA_TSTRING {
+        state.readsTime = true
+      } else if let key = lua_tolstring(L, 2, &length), !isSteady(UnsafeRawBufferPointer(start: key, count: length)) {
+        state.readsTime = true
+      }
+    }
+    _ = lua_rawget(L, dwell_lua_upvalueindex(2))
+    return 1
+  }
+
+  /// `touch()`, for the prelude: the running check read what the host may change at any time.
+  static let touch: dwell_lua_host_function = { L in
+    LuaState.owner(L)?.readsTime = true
+    return 0
   }
 
   private static let refuseWrite: dwell_lua_host_function = { L in
@@ -150,6 +183,7 @@ enum UsageTable {
       lua_copy(L, -1, dwell_lua_upvalueindex(3))
       dwell_lua_pop(L, 1)
     }
+    if !field.named("visits") { state.readsTime = true }
     if field.named("seconds") {
       lua_pushnumber(L, figures.seconds)
     } else if field.named("visits") {

@@ -47,6 +47,20 @@ extension LuaState {
     throw error
   }
 
+  /// Whether the running call is past its time limit, for host work a script asked for
+  /// that runs long between two of the count hook's looks at the clock (parsing a list of
+  /// thousands of tiers): the host stops its work and raises the time limit's error. A
+  /// script that catches it is stopped for good at the hook's next look at the clock.
+  func pastDeadline() -> Bool {
+    let deadline = c.pointee.deadline
+    guard deadline != 0, dwell_lua_monotonic_ns() > deadline else { return false }
+    c.pointee.host_work = 0  // not charged on return: the call stops with the host's message
+    return true
+  }
+
+  /// The time limit's message for the running call, without a place.
+  var timeLimitMessage: String { "time limit exceeded (\(c.pointee.time_limit) ms)" }
+
   /// Charges `work` done by the host on a script's behalf (a rule's definition) to the
   /// running call: once the budget is spent, the script stops at its next instructions.
   func charge(_ work: Int64) {

@@ -22,6 +22,9 @@ final class LuaState {
   /// into Lua (a pointer, because a stored copy would cost retains on every check and
   /// would make the engine copy its screen table on its next change).
   @exclusivity(unchecked) var current: UnsafePointer<UsageView>?
+  /// Whether the running check read a figure that changes with time alone, or `host`
+  /// (see ``UsageTable``): set by the reads, cleared by the runtime before each check.
+  @exclusivity(unchecked) var readsTime = false
   /// Definitions collected while loading.
   var collector = Collector()
 
@@ -109,7 +112,9 @@ final class LuaState {
       dwell_lua_pop(L, 1)
     }
     dwell_lua_bound_libraries(L)
-    for (name, function) in definitions + [("print", Self.print), ("defining", LuaRuleParser.defining)] {
+    for (name, function) in definitions + [
+      ("print", Self.print), ("defining", LuaRuleParser.defining), ("touch", UsageTable.touch),
+    ] {
       dwell_lua_pushhost(L, function, 0)
       lua_setglobal(L, "__dwell_" + name)
     }

@@ -11,8 +11,8 @@ local next, type, error, rawget, pcall, select, tostring = next, type, error, ra
 local setmetatable, getmetatable = setmetatable, getmetatable
 local pack, unpack = table.pack, table.unpack
 local subscribe, act = __dwell_subscribe, __dwell_action
-local print, defining = __dwell_print, __dwell_defining
-__dwell_subscribe, __dwell_action, __dwell_print, __dwell_defining = nil, nil, nil, nil
+local print, defining, touch = __dwell_print, __dwell_defining, __dwell_touch
+__dwell_subscribe, __dwell_action, __dwell_print, __dwell_defining, __dwell_touch = nil, nil, nil, nil, nil
 -- The rule language (`__dwell_unlock`, `__dwell_achievement`, `__dwell_levels`) is defined by
 -- the host after this runs; it is looked up when a script calls it.
 
@@ -23,10 +23,16 @@ local function pick(from, names)
 end
 
 -- A read-only view of `t`: reads go through, writes raise, the table behind is unreachable.
-local function freeze(t, name)
+-- With `onRead`, every read calls it first (`host`: a check that reads it changes with time).
+local function freeze(t, name, onRead)
   local function refuse() error(name .. " is read-only", 2) end
-  local function iterate() return function(_, k) return next(t, k) end, nil, nil end
-  return setmetatable({}, { __index = t, __newindex = refuse, __pairs = iterate, __metatable = false })
+  local function iterate()
+    if onRead then onRead() end
+    return function(_, k) return next(t, k) end, nil, nil
+  end
+  local index = t
+  if onRead then index = function(_, k) onRead() return t[k] end end
+  return setmetatable({}, { __index = index, __newindex = refuse, __pairs = iterate, __metatable = false })
 end
 
 local base = pick(G, allowed._G)
@@ -42,7 +48,7 @@ string_meta.__index = libraries.string
 string_meta.__metatable = false
 
 base.print = print
-base.host = freeze(host, "host")
+base.host = freeze(host, "host", touch)
 
 -- No finalizers (they would run outside any call's budget) and no __close handlers.
 function base.setmetatable(t, meta)

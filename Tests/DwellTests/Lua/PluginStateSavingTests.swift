@@ -74,7 +74,7 @@ import Testing
       return saved(pack.takeStates())
     }
     #expect(send(.screenEntered("five"), 1) == [#"{"n":5}"#])
-    pack.restore(states: ["p": #"{"n":7}"#])
+    pack.restore(states: ["lua:p/p": #"{"n":7}"#])
     #expect(send(.tick, 2).isEmpty)  // {"n":7}, as restored
     #expect(send(.screenEntered("five"), 3) == [#"{"n":5}"#])
     // A whole new table with the same contents is the same state.
