@@ -97,6 +97,10 @@ int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick);
 /// Whether the pack spent its budget (work or time) for the current tick.
 int dwell_lua_tick_spent(const dwell_lua_limits *limits);
 
+/// The monotonic clock the limits' deadlines are read on, in nanoseconds: for host work that
+/// checks a call's deadline between two of the count hook's looks at the clock.
+long long dwell_lua_monotonic_ns(void);
+
 /// Pushes "<where> instruction budget exceeded (...)" for the current call.
 void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where);
 

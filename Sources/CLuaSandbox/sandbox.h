@@ -13,7 +13,6 @@
 #include <time.h>
 
 /* budget.c */
-long long dwell_lua_monotonic_ns(void);
 void dwell_lua_where(lua_State *L, char *buffer, size_t size);
 void *dwell_lua_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
 dwell_lua_limits *dwell_lua_limits_of(lua_State *L);
