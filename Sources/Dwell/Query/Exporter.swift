@@ -180,7 +180,14 @@ extension Store {
   /// - Throws: ``StoreError`` when the store cannot be read; the handle's error when a
   ///   write fails (a full disk, a closed handle).
   package func export(_ format: ExportFormat, to handle: FileHandle) throws {
-    let sink = ExportSink(handle)
+    try export(format) { bytes in try handle.write(contentsOf: bytes) }
+  }
+
+  /// Gives everything in this store to `write`, 64 KiB at a time, as it is read.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read; what `write` throws.
+  package func export(_ format: ExportFormat, writing write: @escaping (ArraySlice<UInt8>) throws -> Void) throws {
+    let sink = ExportSink(write)
     try Exporter(store: self).write(format, to: sink)
     try sink.flush()
   }
