@@ -62,16 +62,22 @@ extension Exporter {
   /// the empty line of an empty array unindented: `[\n\n  ]`).
   private static func indented(_ data: Data) -> [UInt8] {
     let newline = UInt8(ascii: "\n")
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(data.count + data.count / 8)
-    var index = data.startIndex
-    while index < data.endIndex {
-      let byte = data[index]
-      bytes.append(byte)
-      index = data.index(after: index)
-      if byte == newline && (index == data.endIndex || data[index] != newline) { bytes.append(contentsOf: [32, 32]) }
+    let space = UInt8(ascii: " ")
+    return data.withUnsafeBytes { raw in
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(raw.count + raw.count / 4)
+      var index = 0
+      while index < raw.count {
+        let byte = raw[index]
+        bytes.append(byte)
+        index += 1
+        if byte == newline && (index == raw.count || raw[index] != newline) {
+          bytes.append(space)
+          bytes.append(space)
+        }
+      }
+      return bytes
     }
-    return bytes
   }
 
   static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
