@@ -6,7 +6,7 @@ public import Foundation
 extension Tracker {
   /// Writes every day total, visit, unlock (with its title and points), award and plugin
   /// state to `handle`, as JSON or CSV, a page at a time: the export never holds the whole
-  /// output (a heavy year of a million visits is about 200 MB of JSON). Waits for the
+  /// output (a heavy year of a million visits is 169 MB of JSON). Waits for the
   /// store, commits what is counted, then reads it in pages on the store's queue (the
   /// writer goes on between pages; what it folds after the export began is not in it).
   /// Disk I/O, off the caller's actor. The handle stays open. Damaged stores moved aside
