@@ -55,16 +55,35 @@ enum StoreCommands {
       throw UsageError("export needs --format json or --format csv")
     }
     let store = try open(path, readOnly: true)
-    let text: String
+    // Written as it is read, 64 KiB at a time: a heavy year's export never sits in memory.
+    let out = args.value("out")
+    let fd: Int32
     do {
-      text = try store.export(format)
+      fd = try out.map { file throws(Output.Failure) in try Output.open(file, sparing: Output.storeFiles(path)) } ?? 1
     } catch {
-      throw Failure("cannot export \(path): \(error)")
+      throw Failure(error.description)
     }
-    if let out = args.value("out") {
-      try Files.write(text, to: out, sparing: Output.storeFiles(path))
-    } else {
-      Terminal.print(text, terminator: "")
+    var failedWrite: Int32?
+    var problem: (any Error)?
+    do {
+      try store.export(format) { bytes in
+        if let code = Output.put(bytes, fd: fd) {
+          failedWrite = code
+          throw Output.failure(out ?? "the standard output", code)
+        }
+      }
+    } catch {
+      problem = error
+    }
+    if let out {
+      do {
+        try Output.close(fd, out, after: failedWrite)
+      } catch {
+        throw Failure(error.description)
+      }
+    }
+    if let problem {
+      throw Failure(problem is Output.Failure ? "\(problem)" : "cannot export \(path): \(problem)")
     }
   }
 

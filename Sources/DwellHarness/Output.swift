@@ -24,16 +24,31 @@ package enum Output {
   /// - Throws: ``Failure`` when `path` is one of `inputs`, or ("cannot write PATH: No space
   ///   left on device") when opening, any write or the close fails.
   package static func write(_ text: String, to path: String, sparing inputs: [String]) throws(Failure) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    let fd = try open(path, sparing: inputs)
+    let written = put(text, fd: fd)
+    try close(fd, path, after: written)
+  }
+
+  /// Opens the file at `path` for writing as ``write(_:to:sparing:)`` does (refused when it
+  /// is one of `inputs`, created or emptied), for output written in pieces (`export`);
+  /// ``close(_:_:after:)`` ends it.
+  ///
+  /// - Throws: ``Failure`` when `path` is one of `inputs` or cannot be opened or emptied.
+  package static func open(_ path: String, sparing inputs: [String]) throws(Failure) -> Int32 {
+    #if canImport(Glibc)
+      let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    #else
+      let fd = Darwin.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+    #endif
     guard fd >= 0 else { throw failure(path, errno) }
     var output = stat()
     guard fstat(fd, &output) == 0 else {
       let code = errno
-      close(fd)
+      _ = closeDescriptor(fd)
       throw failure(path, code)
     }
     if let input = inputs.first(where: { isFile($0, output) }) {
-      close(fd)
+      _ = closeDescriptor(fd)
       throw Failure(
         description: "will not write \(path): it is \(input), which this command reads; name another file")
     }
@@ -41,12 +56,26 @@ package enum Output {
     // not a file to empty).
     guard (output.st_mode & S_IFMT) != S_IFREG || ftruncate(fd, 0) == 0 else {
       let code = errno
-      close(fd)
+      _ = closeDescriptor(fd)
       throw failure(path, code)
     }
-    let written = put(text, fd: fd)
-    let closed = close(fd) == 0 ? 0 : errno
+    return fd
+  }
+
+  /// Closes `fd`, opened by ``open(_:sparing:)``; throws for `written` (the `errno` of a
+  /// failed write) or a failed close.
+  package static func close(_ fd: Int32, _ path: String, after written: Int32?) throws(Failure) {
+    let closed = closeDescriptor(fd)
     if let problem = written ?? (closed == 0 ? nil : closed) { throw failure(path, problem) }
+  }
+
+  /// `close(2)`: 0, or its `errno`.
+  private static func closeDescriptor(_ fd: Int32) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.close(fd) == 0 ? 0 : errno
+    #else
+      Darwin.close(fd) == 0 ? 0 : errno
+    #endif
   }
 
   /// Whether the file at `path` is the one `status` describes (same device and inode).
@@ -79,7 +108,15 @@ package enum Output {
   /// - Returns: the `errno` of the write that failed, or nil when all was written.
   @discardableResult
   package static func put(_ text: String, fd: Int32) -> Int32? {
-    var bytes = Array(text.utf8)[...]
+    put(Array(text.utf8)[...], fd: fd)
+  }
+
+  /// Writes `bytes` to descriptor `fd`, whole (as ``put(_:fd:)``).
+  ///
+  /// - Returns: the `errno` of the write that failed, or nil when all was written.
+  @discardableResult
+  package static func put(_ bytes: ArraySlice<UInt8>, fd: Int32) -> Int32? {
+    var bytes = bytes
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { raw in
         #if canImport(Glibc)

@@ -7,10 +7,12 @@
 //   swift run -c release dwell-bench --simulation  # only the simulation figures (`dwell balance`);
 //                                                  # `--simulation events` or `balance`: one half of them
 //   swift run -c release dwell-bench --public   # only the hot path: the engine's and the public API's
+//   swift run -c release dwell-bench --export   # only the year store and the export's peak memory
 //
 // Helpers are in Measuring.swift, the output in Results.swift, the Lua figures in
-// LuaFigures.swift, the public API's hot path in PublicPath.swift and the simulation
-// figures (`dwell balance`) in Simulation.swift.
+// LuaFigures.swift, the public API's hot path in PublicPath.swift, the simulation
+// figures (`dwell balance`) in Simulation.swift, the year store in YearStore.swift and the
+// export's peak memory in ExportFigures.swift.
 import CSQLite
 import Dwell
 import DwellLua
@@ -24,6 +26,10 @@ import Foundation
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "--export-child" {
+  try exportChild(Array(arguments.dropFirst()))
+  exit(0)
+}
 let quick = arguments.contains("--quick")
 let json = arguments.contains("--json")
 /// `--simulation [events|balance]`: only the simulation figures (they take most of a full
@@ -31,6 +37,8 @@ let json = arguments.contains("--json")
 let simulationOnly = arguments.contains("--simulation")
 /// `--public`: only the clock, the engine's hot path and the public API's.
 let publicOnly = arguments.contains("--public")
+/// `--export`: only the year store and the export figures.
+let exportOnly = arguments.contains("--export")
 let simulationPart = arguments.firstIndex(of: "--simulation").flatMap { arguments.dropFirst($0 + 1).first }
   .flatMap { SimulationPart(rawValue: $0) }
 /// `--scale N`: N heavy years of N million visits, to show how costs grow with data.
@@ -47,6 +55,15 @@ defer { try? FileManager.default.removeItem(at: directory) }
 let packPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().appendingPathComponent("rules/learning").path
 let packsPath = packPath.replacingOccurrences(of: "/rules/learning", with: "/rules")
+
+if exportOnly {
+  let path = directory.appendingPathComponent("year.sqlite").path
+  _ = try buildYearStore(try Store(path: path), visits: yearVisits, days: storeDays, screens: screensCount)
+  try exportFigures(store: path, scratch: directory)
+  printResults()
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
+}
 
 if simulationOnly {
   try simulationFigures(quick: quick, packs: packsPath, scratch: directory, only: simulationPart)
@@ -140,33 +157,15 @@ log("building the year store (\(yearVisits) visits)...")
 let yearPath = directory.appendingPathComponent("year.sqlite").path
 let year = try Store(path: yearPath)
 let firstDay = Day("2026-01-01") ?? Day(ordinal: 20454)
-let dayStart = Int64(firstDay.ordinal) * 86_400_000_000_000
-var rng = SeededGenerator(seed: 42)
-let names = (0..<screensCount).map { "Screen\($0)" }
-let batchSize = 10_000
-var written = 0
-var writerNanos: Int64 = 0
-// Visits of 1 to 40 s: 2,740 a day is 15 hours of use, heavy but possible (longer visits
-// would make the 100x store hold more screen time than 100 years have).
-while written < yearVisits {
-  let count = min(batchSize, yearVisits - written)
-  let visits = (0..<count).map { i -> Store.SyntheticVisit in
-    let dayIndex = Int32((written + i) * storeDays / yearVisits)
-    let offset = Int64.random(in: 0..<86_000, using: &rng) * 1_000_000_000
-    return Store.SyntheticVisit(
-      screen: names[Int.random(in: 0..<screensCount, using: &rng)],
-      started: WallInstant(nanosecondsSince1970: dayStart + Int64(dayIndex) * 86_400_000_000_000 + offset),
-      active: .milliseconds(Int64.random(in: 1_000...40_000, using: &rng)), day: firstDay.adding(days: dayIndex))
-  }
-  let start = now()
-  try year.appendVisits(visits)
-  writerNanos += now() - start
-  written += count
-}
+let writerNanos = try buildYearStore(year, visits: yearVisits, days: storeDays, screens: screensCount)
 let visitsPerSecond = Double(yearVisits) / (Double(writerNanos) / 1e9)
 let bytesPerVisit = Double(try year.sizeInBytes()) / Double(yearVisits)
 report("writer_visits_per_s", visitsPerSecond, "visits/s", target: "≥ 200000", pass: visitsPerSecond >= 200_000)
 report("bytes_per_visit", bytesPerVisit, "bytes", target: "≤ 80", pass: bytesPerVisit <= 80)
+
+// MARK: Exporting the year store (each format in a child process: its peak memory alone)
+
+try exportFigures(store: yearPath, scratch: directory)
 
 // MARK: Opening the year store and recovering an interrupted session
 

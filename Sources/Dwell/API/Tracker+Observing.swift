@@ -42,7 +42,7 @@ extension Tracker {
   /// Thread: the one that persisted the unlock, never the main thread by Dwell's choice
   /// (hop to the main actor to touch UI). That is one of Dwell's background queues (its
   /// checkpoint timer, the store opening), or the thread of a call that commits
-  /// (``terminate()``, ``export(_:)``, ``erase()``, the `background` event); on a manual
+  /// (``terminate()``, ``export(_:to:)``, ``erase()``, the `background` event); on a manual
   /// clock, the thread that advanced the clock, before that call returns. One unlock is
   /// delivered at a time: handlers never run concurrently with each other.
   ///

@@ -1,27 +1,56 @@
-internal import Foundation
+public import Foundation
 
 /// The user's rights over their data: everything stored, exported; everything, erased.
 /// Both wait for the store to open and do their disk work on a background queue, never
 /// on the caller's actor.
 extension Tracker {
-  /// Every day total, visit, unlock (with its title and points), award and plugin state,
-  /// as JSON or CSV. Waits for the store, commits what is counted, then reads it all. Disk I/O,
-  /// off the caller's actor. Damaged stores moved aside (``TrackerProblem/storeMovedAside(_:)``)
-  /// are not read: they are not part of the export.
+  /// Writes every day total, visit, unlock (with its title and points), award and plugin
+  /// state to `handle`, as JSON or CSV, a page at a time: the export never holds the whole
+  /// output (a heavy year of a million visits is 169 MB of JSON). Waits for the
+  /// store, commits what is counted, then reads it in pages on the store's queue (the
+  /// writer goes on between pages; what it folds after the export began is not in it).
+  /// Disk I/O, off the caller's actor. The handle stays open. Damaged stores moved aside
+  /// (``TrackerProblem/storeMovedAside(_:)``) are not read: they are not part of the export.
   ///
   /// Never a partial export passed off as complete: while the store that holds the user's
   /// history cannot be used (read-only, unopenable, written by a newer Dwell) and Dwell
   /// counts in memory, it throws instead of exporting only this run's data. A store that
   /// does not exist yet (a first launch) or a ``StoreLocation/inMemory`` configuration is
-  /// no such case: the export is what was counted.
+  /// no such case: the export is what was counted. When a write fails the export stops
+  /// there and throws; what was written before stays in the file.
   ///
   /// ```swift
-  /// let csv = try await tracker.export(.csv)
+  /// FileManager.default.createFile(atPath: url.path, contents: nil)
+  /// let file = try FileHandle(forWritingTo: url)
+  /// defer { try? file.close() }
+  /// try await tracker.export(.csv, to: file)
   /// ```
-  /// - Throws: the store's error; ``TrackerProblem/storeUnavailable(_:)`` when the store
-  ///   holding the user's history cannot be used (its message names the file and why), or
-  ///   when no database could be opened at all.
-  public func export(_ format: ExportFormat) async throws -> String {
+  /// - Complexity: memory bounded by a page (10,000 visits or awards) and the day totals.
+  /// - Throws: the store's error; the handle's error when a write fails (a full disk, a
+  ///   closed handle); ``TrackerProblem/storeUnavailable(_:)`` when the store holding the
+  ///   user's history cannot be used (its message names the file and why), or when no
+  ///   database could be opened at all.
+  public func export(_ format: ExportFormat, to handle: FileHandle) async throws {
+    try await withExporter { exporter in
+      let sink = ExportSink(handle)
+      try exporter.write(format, to: sink)
+      try sink.flush()
+    }
+  }
+
+  /// The same export as text, held whole (for tests and tools; apps write to a file with
+  /// ``export(_:to:)``).
+  package func export(_ format: ExportFormat) async throws -> String {
+    try await withExporter { exporter in
+      let sink = ExportSink()
+      try exporter.write(format, to: sink)
+      return sink.text
+    }
+  }
+
+  /// Waits for the store, commits, and runs `body` off the caller's actor with an exporter
+  /// of the store (refused while the store holding the user's history cannot be used).
+  private func withExporter<T: Sendable>(_ body: @escaping @Sendable (Exporter) throws -> T) async throws -> T {
     await ready()
     return try await Self.offActor { [self] in
       guard let engine else { throw TrackerProblem.storeUnavailable("no store could be opened") }
@@ -32,7 +61,7 @@ extension Tracker {
       }
       try engine.commit()
       let titles = Dictionary(rules.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-      return try Exporter(store: engine.store, rules: titles).render(format)
+      return try body(try Exporter(store: engine.store, rules: titles))
     }
   }
 

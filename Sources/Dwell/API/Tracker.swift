@@ -25,7 +25,7 @@ public final class Tracker: Sendable {
   let phase = Locked<Phase>(.opening(OpeningEvents()))
   /// The store file that holds the user's history but could not be used (unopenable,
   /// unreadable, from a newer Dwell), and why, while Dwell counts in memory: `erase()`
-  /// and `export(_:)` throw while it holds data, `retryStore()` tries it again.
+  /// and `export(_:to:)` throw while it holds data, `retryStore()` tries it again.
   let unusedStore = Locked<(path: String, reason: String)?>(nil)
   /// The configured store file, once known (`nil` for in-memory): `erase()` removes the
   /// damaged stores moved aside beside it.

@@ -3,11 +3,11 @@
 /// Delivered through ``Tracker/problems()`` and ``Tracker/onProblem(_:)``.
 public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable {
   /// The store could not be opened or written; Dwell counts in memory. Also thrown by
-  /// ``Tracker/erase()`` and ``Tracker/export(_:)`` while the store holding the user's
+  /// ``Tracker/erase()`` and ``Tracker/export(_:to:)`` while the store holding the user's
   /// history cannot be used.
   case storeUnavailable(String)
   /// The store was damaged; it was moved aside to this path and a fresh one started. The
-  /// moved file stays until ``Tracker/erase()`` deletes it; ``Tracker/export(_:)`` does not read it.
+  /// moved file stays until ``Tracker/erase()`` deletes it; ``Tracker/export(_:to:)`` does not read it.
   case storeMovedAside(String)
   /// The store was written by a newer Dwell; it was left untouched and Dwell counts in memory.
   case storeFromNewerVersion(String)

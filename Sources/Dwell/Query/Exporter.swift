@@ -1,4 +1,4 @@
-internal import Foundation
+package import Foundation
 
 /// Export formats.
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -12,7 +12,10 @@ public enum ExportFormat: String, Sendable, CaseIterable {
   case csv
 }
 
-/// Writes everything a store holds, for the user's right to their data, through `Codable`.
+/// Writes everything a store holds, for the user's right to their data, to a sink as it
+/// is read: the tables that grow with use (visits, awards) a page at a time from the
+/// store's queue, never the whole output in memory. Each kind of record is a ``Section``;
+/// a new table is one more section (``Exporter+Formats.swift`` writes them).
 struct Exporter {
   struct DayRow: Encodable {
     var day: String
@@ -43,22 +46,28 @@ struct Exporter {
     var plugin: String
     var state: String
   }
-  struct Document: Encodable {
-    var days: [DayRow]
-    var visits: [VisitRow]
-    var unlocks: [UnlockRow]
-    var awards: [AwardRow]
-    var pluginStates: [StateRow]
-    var sessions: Int
-  }
 
-  let document: Document
+  /// The rows a page of visits or awards holds: 10,000 visits are about 1.6 MB of JSON.
+  static let pageSize = 10_000
 
-  /// Reads everything from `store`; `rules` name the unlocks (titles).
-  init(store: Store, rules: [String: Rule] = [:]) throws {
+  /// Rows bounded by days × screens, rules and plugins, read at once with the totals
+  /// (the engine holds them too).
+  let days: [DayRow]
+  let unlocks: [UnlockRow]
+  let pluginStates: [StateRow]
+  let sessions: Int
+  let store: Store
+  /// The newest visit and award rows when the export began: rows folded later are not in it.
+  let mark: Store.ExportMark
+  let pageSize: Int
+
+  /// Reads the totals from `store` (the raw rows are read as they are written); `rules`
+  /// name the unlocks (titles).
+  init(store: Store, rules: [String: Rule] = [:], pageSize: Int = Exporter.pageSize) throws {
+    self.store = store
+    self.pageSize = max(1, pageSize)
+    mark = try store.exportMark()
     let usage = try store.load()
-    let awards = try store.allAwards()
-    let visits = try store.allVisits()
     var days = usage.app.days.map { DayRow(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
     for screen in usage.screens {
       let tally = screen.tally
@@ -69,95 +78,117 @@ struct Exporter {
       }
     }
     days.sort { ($0.day, $0.screen ?? "") < ($1.day, $1.screen ?? "") }
-    document = Document(
-      days: days,
-      visits: visits.map {
-        VisitRow(
-          screen: $0.screen, startedAt: ISO8601.format($0.started), endedAt: ISO8601.format($0.ended),
-          activeSeconds: Self.seconds($0.activeNanos))
-      },
-      unlocks: usage.unlocks.map {
-        UnlockRow(rule: $0.rule, title: rules[$0.rule]?.title, points: $0.points, unlockedAt: ISO8601.format($0.wall))
-      },
-      awards: awards.map {
-        AwardRow(source: $0.source, points: $0.points, reason: $0.reason, awardedAt: ISO8601.format($0.wall))
-      },
-      pluginStates: usage.listenerStates.sorted { $0.key < $1.key }.map { StateRow(plugin: $0.key, state: $0.value) },
-      sessions: usage.sessions)
+    self.days = days
+    unlocks = usage.unlocks.map {
+      UnlockRow(rule: $0.rule, title: rules[$0.rule]?.title, points: $0.points, unlockedAt: ISO8601.format($0.wall))
+    }
+    pluginStates = usage.listenerStates.sorted { $0.key < $1.key }.map { StateRow(plugin: $0.key, state: $0.value) }
+    sessions = usage.sessions
   }
 
-  private static func seconds(_ nanos: Int64) -> Double { Double(nanos) / 1e9 }
+  static func seconds(_ nanos: Int64) -> Double { Double(nanos) / 1e9 }
 
-  func render(_ format: ExportFormat) throws -> String {
-    switch format {
-    case .json:
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-      return String(decoding: try encoder.encode(document), as: UTF8.self)
-    case .csv: return csv()
+  /// One kind of record: its JSON key, its CSV `kind` and columns, and its rows, a page at
+  /// a time (`pages` calls its argument with each page, in order).
+  struct Section {
+    var key: String
+    var json: (_ sink: ExportSink, _ encoder: JSONEncoder) throws -> Void
+    var csv: (_ sink: ExportSink) throws -> Void
+
+    init<Row: Encodable>(
+      _ key: String, kind: String, pages: @escaping (_ body: ([Row]) throws -> Void) throws -> Void,
+      fields: @escaping (Row) -> [String?]
+    ) {
+      self.key = key
+      json = { sink, encoder in try Exporter.writeJSONArray(pages, to: sink, encoder: encoder) }
+      csv = { sink in try pages { page in try Exporter.writeCSV(page.lazy.map { [kind] + fields($0) }, to: sink) } }
+    }
+
+    /// A section of rows already in memory, one page.
+    init<Row: Encodable>(_ key: String, kind: String, rows: [Row], fields: @escaping (Row) -> [String?]) {
+      self.init(key, kind: kind, pages: { body in try body(rows) }, fields: fields)
     }
   }
 
-  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
+  /// The sections, in CSV order (JSON sorts them by key): each row's fields follow the
+  /// `kind` column, in ``csvHeader``'s order.
+  var sections: [Section] {
+    let none: String? = nil
+    return [
+      Section("days", kind: "day", rows: days) { day in
+        [
+          day.screen, day.day, none, none, String(day.seconds), none, none, none, none, none, none,
+          day.visits.map(String.init),
+        ]
+      },
+      Section("visits", kind: "visit", pages: visitPages) { visit in
+        [visit.screen, none, visit.startedAt, visit.endedAt, String(visit.activeSeconds)]
+          + Array(repeating: none, count: 7)
+      },
+      Section("unlocks", kind: "unlock", rows: unlocks) { unlock in
+        [
+          none, none, unlock.unlockedAt, none, none, unlock.rule, unlock.title, String(unlock.points), none, none, none,
+          none,
+        ]
+      },
+      Section("awards", kind: "award", pages: awardPages) { award in
+        [
+          none, none, award.awardedAt, none, none, none, none, String(award.points), award.source, award.reason, none,
+          none,
+        ]
+      },
+      Section("pluginStates", kind: "plugin-state", rows: pluginStates) { state in
+        [none, none, none, none, none, none, none, none, state.plugin, none, state.state, none]
+      },
+    ]
+  }
 
-  private func csv() -> String {
-    var lines = [Self.csvHeader]
-    func field(_ text: String?) -> String {
-      guard let text else { return "" }
-      guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
-      return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  private func visitPages(_ body: ([VisitRow]) throws -> Void) throws {
+    try store.forEachVisitPage(upTo: mark, size: pageSize) { page in
+      try body(
+        page.map {
+          VisitRow(
+            screen: $0.screen, startedAt: ISO8601.format($0.started), endedAt: ISO8601.format($0.ended),
+            activeSeconds: Self.seconds($0.activeNanos))
+        })
     }
-    func row(_ kind: String, _ fields: [String?]) { lines.append(([kind] + fields).map(field).joined(separator: ",")) }
-    for day in document.days {
-      row(
-        "day",
-        [day.screen, day.day, nil, nil, String(day.seconds), nil, nil, nil, nil, nil, nil, day.visits.map(String.init)])
+  }
+
+  private func awardPages(_ body: ([AwardRow]) throws -> Void) throws {
+    try store.forEachAwardPage(upTo: mark, size: pageSize) { page in
+      try body(
+        page.map {
+          AwardRow(source: $0.source, points: $0.points, reason: $0.reason, awardedAt: ISO8601.format($0.wall))
+        })
     }
-    for visit in document.visits {
-      row(
-        "visit",
-        [visit.screen, nil, visit.startedAt, visit.endedAt, String(visit.activeSeconds)]
-          + Array(repeating: nil, count: 7))
-    }
-    for unlock in document.unlocks {
-      row(
-        "unlock",
-        [nil, nil, unlock.unlockedAt, nil, nil, unlock.rule, unlock.title, String(unlock.points), nil, nil, nil, nil])
-    }
-    for award in document.awards {
-      row(
-        "award",
-        [nil, nil, award.awardedAt, nil, nil, nil, nil, String(award.points), award.source, award.reason, nil, nil])
-    }
-    for state in document.pluginStates {
-      row("plugin-state", [nil, nil, nil, nil, nil, nil, nil, nil, state.plugin, nil, state.state, nil])
-    }
-    row("sessions", Array(repeating: nil, count: 11) + [String(document.sessions)])
-    return lines.joined(separator: "\r\n") + "\r\n"
   }
 }
 
 extension Store {
   /// Everything in this store (day totals, visits, unlocks, awards, plugin states), as
-  /// JSON or CSV.
+  /// JSON or CSV text, held whole (for tests and small stores; ``export(_:to:)`` streams).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   package func export(_ format: ExportFormat) throws -> String {
-    try Exporter(store: self).render(format)
+    let sink = ExportSink()
+    try Exporter(store: self).write(format, to: sink)
+    return sink.text
   }
 
-  /// Every award plugins made, oldest first.
-  func allAwards() throws -> [Award] {
-    try read { database in
-      let rows = try database.statement("SELECT source, points, reason, awarded_at FROM awards ORDER BY id")
-      var awards: [Award] = []
-      while try rows.step() {
-        awards.append(
-          Award(
-            source: rows.text(0), points: Int(rows.int(1)), reason: rows.text(2),
-            wall: WallInstant(nanosecondsSince1970: rows.int(3) &* 1_000_000)))
-      }
-      return awards
-    }
+  /// Writes everything in this store to `handle`, a page at a time (see ``Exporter``).
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read; the handle's error when a
+  ///   write fails (a full disk, a closed handle).
+  package func export(_ format: ExportFormat, to handle: FileHandle) throws {
+    try export(format) { bytes in try handle.write(contentsOf: bytes) }
+  }
+
+  /// Gives everything in this store to `write`, 64 KiB at a time, as it is read.
+  ///
+  /// - Throws: ``StoreError`` when the store cannot be read; what `write` throws.
+  package func export(_ format: ExportFormat, writing write: @escaping (ArraySlice<UInt8>) throws -> Void) throws {
+    let sink = ExportSink(write)
+    try Exporter(store: self).write(format, to: sink)
+    try sink.flush()
   }
 }

@@ -48,6 +48,7 @@ import Testing
     func celebrate(_ rule: String) {}
     struct FeatureJob { func run() throws {} }
     let exporter = FeatureJob()
+    let file = FileHandle.standardOutput
     """,
     "Testing your unlock logic": "let configuration = Tracker.Configuration()",
     "Rules in Lua": """

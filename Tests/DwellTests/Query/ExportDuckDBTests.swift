@@ -41,8 +41,13 @@ import Testing
     let folder = TemporaryStore()
     let csvPath = folder.path + ".csv"
     let jsonPath = folder.path + ".json"
-    try await tracker.export(.csv).write(toFile: csvPath, atomically: true, encoding: .utf8)
-    try await tracker.export(.json).write(toFile: jsonPath, atomically: true, encoding: .utf8)
+    // Streamed to file handles, pages of at most 10,000 rows, as an app writes them.
+    for (format, path) in [(ExportFormat.csv, csvPath), (.json, jsonPath)] {
+      #expect(FileManager.default.createFile(atPath: path, contents: nil))
+      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+      try await tracker.export(format, to: handle)
+      try handle.close()
+    }
     defer {
       try? FileManager.default.removeItem(atPath: csvPath)
       try? FileManager.default.removeItem(atPath: jsonPath)
