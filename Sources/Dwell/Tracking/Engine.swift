@@ -115,7 +115,8 @@ package final class Engine: Sendable {
     published = Locked(PublishedState(accountant: accountant, book: book))
     pipeline = CommitPipeline(
       store: store, journaled: !inMemory, state: state, announcer: announcer, clock: clock,
-      interval: configuration.checkpointInterval.nanoseconds, announced: Set(restored.unlocks.map(\.rule)))
+      interval: configuration.checkpointInterval.nanoseconds,
+      announced: Set((restored.unlocks + restored.earnings).map(\.announcementKey)))
     for listener in configuration.listeners { listener.restore(states: restored.listenerStates) }
   }
 
@@ -183,7 +184,7 @@ package final class Engine: Sendable {
   @inline(__always)
   static func isRoutine(_ event: LifecycleEvent) -> Bool {
     switch event {
-    case .appear, .disappear, .pause, .resume, .interact: return true
+    case .appear, .disappear, .pause, .resume, .interact, .action: return true
     case .active, .inactive, .background, .foreground, .clockChanged, .terminate: return false
     }
   }
@@ -200,7 +201,7 @@ package final class Engine: Sendable {
   /// for a screen event or a touch (``isRoutine(_:)``), which need no more than its kind.
   func respond(to event: LifecycleEvent?, waiting: Int) {
     switch event {
-    case nil, .appear, .disappear, .pause, .resume, .interact:
+    case nil, .appear, .disappear, .pause, .resume, .interact, .action:
       if synchronous {
         process()
       } else if waiting == 4096 {
