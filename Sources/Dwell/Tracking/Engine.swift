@@ -108,7 +108,7 @@ package final class Engine: Sendable {
     accountant.collectsEvents = !configuration.listeners.isEmpty
     accountant.keepsPendingTotals = !inMemory
     let book = RuleBook(
-      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks,
+      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks, earnings: restored.earnings,
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
