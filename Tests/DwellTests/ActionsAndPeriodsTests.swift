@@ -33,11 +33,15 @@ import Testing
         Rule("daily-hour", when: .appTime(.seconds(3600)), every: .day),
         Rule("whole-day", when: .within(.day, .appTime(.seconds(82_800)))),
         Rule("more-than-the-day", when: .within(.day, .appTime(.seconds(83_000)))),
+        Rule("daily-whole-day", when: .appTime(.seconds(82_800)), every: .day),
       ]))
     #expect(seconds(report.app.days[day("2026-03-29")] ?? .zero) == 82_800)
     #expect(seconds(report.app.days[day("2026-03-30")] ?? .zero) == 3_600)
     #expect(Self.earnings(report, "daily-hour") == [3_600, 86_400])
-    #expect(report.earnings.map(\.period) == ["2026-03-29", "2026-03-30"])
+    #expect(report.earnings.filter { $0.rule == "daily-hour" }.map(\.period) == ["2026-03-29", "2026-03-30"])
+    // Earned for the day that ends at 82,800 s, at that instant.
+    #expect(Self.earnings(report, "daily-whole-day") == [82_800])
+    #expect(report.earnings.first { $0.rule == "daily-whole-day" }?.period == "2026-03-29")
     // The 23 hours of the day are all credited at its last instant, the next midnight.
     #expect(report.unlocks["whole-day"].map { Double($0.mono.nanoseconds) / 1e9 } == 82_800)
     #expect(report.unlocks["more-than-the-day"] == nil)

@@ -184,31 +184,41 @@ extension RuleBook {
   // MARK: Recurring rules
 
   /// Earns every recurring rule not yet earned in the period holding `context.today`
-  /// whose condition, counted within that period (and the rule's dates), holds now.
+  /// whose condition, counted within that period (and the rule's dates), holds now. At
+  /// the first instant of a day, the period that just ended is looked at first: a figure
+  /// that reached its threshold exactly at its end (time credited up to midnight) earns it.
   mutating func earn(at m: Int64, _ context: inout Context, _ accountant: borrowing Accountant) -> [UnlockRecord] {
     var records: [UnlockRecord] = []
+    let days = context.dayStart ? [context.today.adding(days: -1), context.today] : [context.today]
     for index in recurring {
-      let rule = rules[index]
-      guard let every = rule.every,
-        let window = PeriodFigures.intersect(every.days(containing: context.today), rule.range)
-      else { continue }
-      let label = every.label(of: context.today)
-      let key = rule.id + "\u{0}" + label
-      guard !earned.contains(key) else { continue }
-      examined += 1
-      context.rule = index
-      context.window = window
-      guard Self.holds(rule.condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) else {
-        continue
-      }
-      let record = UnlockRecord(
-        rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
-        points: rule.points, title: rule.title, period: label)
-      earned.insert(key)
-      earnings.append(record)
-      records.append(record)
+      for day in days { if let record = earn(index, on: day, at: m, &context, accountant) { records.append(record) } }
     }
     return records
+  }
+
+  /// Earns recurring rule `index` in the period holding `day` if it is not earned there yet and holds.
+  private mutating func earn(
+    _ index: Int, on day: Day, at m: Int64, _ context: inout Context, _ accountant: borrowing Accountant
+  ) -> UnlockRecord? {
+    let rule = rules[index]
+    guard let every = rule.every,
+      let window = PeriodFigures.intersect(every.days(containing: day), rule.range)
+    else { return nil }
+    let label = every.label(of: day)
+    let key = rule.id + "\u{0}" + label
+    guard !earned.contains(key) else { return nil }
+    examined += 1
+    context.rule = index
+    context.window = window
+    guard Self.holds(rule.condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) else {
+      return nil
+    }
+    let record = UnlockRecord(
+      rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
+      points: rule.points, title: rule.title, period: label)
+    earned.insert(key)
+    earnings.append(record)
+    return record
   }
 
   /// Considers when a recurring rule could next be earned: its figures within today's
