@@ -109,6 +109,15 @@ extension Rule {
     }
   }
 
+  /// Sets `every`, `from` and `to` from their texts (a Lua rule's keys), as the JSON form reads them.
+  package mutating func setPeriod(every: String?, from: String?, to: String?) throws(RuleError) {
+    var members: [(key: String, value: JSONValue)] = []
+    for (key, text) in [("every", every), ("from", from), ("to", to)] {
+      if let text { members.append((key, .string(text))) }
+    }
+    try parsePeriod(.object(members))
+  }
+
   /// What a rule's `every` and dates forbid, or `nil`.
   var periodProblem: String? {
     if let from, let to, to < from { return "'to' (\(to)) is before 'from' (\(from))" }
