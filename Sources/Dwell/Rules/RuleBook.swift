@@ -188,7 +188,7 @@ struct RuleBook {
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
       instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,
-      screenIndex: accountant.screenIndex)
+      screenIndex: accountant.screenIndex, actions: accountant.actions)
   }
 
   // MARK: Wake-ups
