@@ -3,13 +3,32 @@
 /// Periods follow the local days of <doc:Accounting> (midnight to midnight in the time zone
 /// in force, 23 or 25 hours across a DST change): a week is an ISO 8601 week, Monday to
 /// Sunday; a month a calendar month.
-public enum CalendarPeriod: String, Sendable, CaseIterable {
+public enum CalendarPeriod: Sendable {
   /// One local day.
   case day
   /// One ISO 8601 week, Monday 00:00 to the next Monday 00:00.
   case week
   /// One calendar month.
   case month
+
+  /// The period's name in rules: `day`, `week`, `month`.
+  package var name: String {
+    switch self {
+    case .day: return "day"
+    case .week: return "week"
+    case .month: return "month"
+    }
+  }
+
+  /// The period named `name` in rules, if any.
+  package init?(name: String) {
+    switch name {
+    case "day": self = .day
+    case "week": self = .week
+    case "month": self = .month
+    default: return nil
+    }
+  }
 
   /// The days of the period holding `day`, first and last inclusive.
   package func days(containing day: Day) -> ClosedRange<Day> {

@@ -4,7 +4,7 @@
 extension Condition {
   /// A figure with `within`: the period, then the figure without it.
   static func parseWithin(_ value: JSONValue, _ keys: Set<String>) throws(RuleError) -> Condition {
-    guard case .string(let text)? = value["within"], let period = CalendarPeriod(rawValue: text) else {
+    guard case .string(let text)? = value["within"], let period = CalendarPeriod(name: text) else {
       let found = value["within"].map { v -> String in
         if case .string(let s) = v { return "'\(s)'" }
         return v.typeName
@@ -94,7 +94,7 @@ extension Rule {
   /// Reads `every`, `from` and `to` of a rule's JSON object.
   mutating func parsePeriod(_ item: JSONValue) throws(RuleError) {
     if let value = item["every"] {
-      guard case .string(let text) = value, let period = CalendarPeriod(rawValue: text) else {
+      guard case .string(let text) = value, let period = CalendarPeriod(name: text) else {
         let found = JSONWriter.render(value, pretty: false)
         throw RuleError("unknown value of 'every' (\(found)); use \"day\", \"week\" or \"month\"")
       }

@@ -59,7 +59,7 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
       return "\(n) day\(n == 1 ? "" : "s") with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
     case .actionStreak(let n, let name, let minimum):
       return "\(n) days in a row with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
-    case .within(let period, let inner): return "\(inner) in one \(period.rawValue)"
+    case .within(let period, let inner): return "\(inner) in one \(period.name)"
     case .unlocked(let id): return "\(id) unlocked"
     case .all(let parts): return parts.map(\.description).joined(separator: " and ")
     case .any(let parts): return "(" + parts.map(\.description).joined(separator: " or ") + ")"

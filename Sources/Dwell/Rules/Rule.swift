@@ -52,7 +52,7 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
 
   public var description: String {
     guard let every else { return "\(id): unlocks after \(condition)" }
-    return "\(id): earned every \(every.rawValue) after \(condition)"
+    return "\(id): earned every \(every.name) after \(condition)"
   }
 
   /// The days whose figures count, when ``dates`` bounds them.

@@ -93,7 +93,7 @@ extension RuleBook {
     case .within(let period, let part):
       // Progress within the period now is not reckoned: the part is shown as not yet met.
       return RuleProgress(
-        fraction: 0, summary: "\(part) in one \(period.rawValue)", remaining: "\(part) in one \(period.rawValue)",
+        fraction: 0, summary: "\(part) in one \(period.name)", remaining: "\(part) in one \(period.name)",
         isUnlocked: false, parts: [])
     case .unlocked(let id):
       let done = unlocked[id] != nil
