@@ -25,13 +25,20 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   public var tier: String?
   /// For a recurring rule: the period in which it is earned again (once in each period
   /// whose own figures meet the condition). `nil`: an ordinary rule, unlocked once.
-  public var every: CalendarPeriod?
+  package var every: CalendarPeriod?
   /// The first local day whose figures count (inclusive; `nil`: from the start).
-  public var from: Day?
+  package var from: Day?
   /// The last local day whose figures count (inclusive; `nil`: no end).
-  public var to: Day?
+  package var to: Day?
 
   /// Creates a rule.
+  ///
+  /// - Parameters:
+  ///   - every: makes the rule recurring: earned once in each day, ISO week or month whose
+  ///     own figures meet `condition` (every figure counted within that period), and
+  ///     announced at each earning with its ``UnlockRecord/period``. `nil`: unlocked once.
+  ///   - from: the first local day whose figures count (inclusive; `nil`: from the start).
+  ///   - to: the last local day whose figures count (inclusive; `nil`: no end).
   public init(
     _ id: String, when condition: Condition, title: String? = nil, summary: String? = nil, points: Int = 0,
     isHidden: Bool = false, achievement: String? = nil, tier: String? = nil, every: CalendarPeriod? = nil,
