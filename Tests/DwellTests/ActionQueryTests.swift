@@ -64,3 +64,28 @@ import Testing
     #expect(report.unlocks["quizzer"].map { Double($0.mono.nanoseconds) / 1e9 } == 30)
   }
 }
+
+/// An action recorded in the background, with nothing else to follow, is applied by the
+/// writer and made durable by the checkpoint after it: a crash 3 s later keeps it.
+@Suite struct BackgroundActionTests {
+  @Test func anActionInTheBackgroundIsAppliedAndSaved() throws {
+    let store = TemporaryStore()
+    let engine = try Engine(store: Store(path: store.path))
+    engine.record(.active)
+    engine.record(.background)
+    try engine.commit()
+    usleep(2_500_000)  // past every timer the active time scheduled: nothing runs on its own now
+    engine.record(.action("download_done"))
+    var polls = 0
+    while engine.waitingEvents > 0, polls < 300 {
+      usleep(10_000)
+      polls += 1
+    }
+    #expect(engine.waitingEvents == 0, "the action waits for another event")
+    usleep(3_000_000)  // the checkpoint interval (2 s) and some
+    engine.abandon()
+    let relaunched = try Engine(store: Store(path: store.path))
+    #expect(relaunched.count(ofAction: "download_done") == 1)
+    relaunched.terminate()
+  }
+}
