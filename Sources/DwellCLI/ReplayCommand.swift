@@ -62,7 +62,10 @@ enum ReplayCommand {
     }
     progress.finish()
     if args.flag("json") {
-      Terminal.print(report.json(includeUnlocks: args.value("rules") != nil))
+      Terminal.print(
+        report.json(
+          includeUnlocks: args.value("rules") != nil,
+          recurring: configuration.rules.filter { $0.every != nil }.map(\.id)))
     } else {
       Terminal.print(
         ReportText.render(

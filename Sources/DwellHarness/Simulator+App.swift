@@ -173,6 +173,7 @@ extension Simulator {
     case .disappear(let id): kind = .disappear(id: id.description)
     case .pause, .resume: return  // the simulator's screens are never paused; traces have no such event
     case .clockChanged(let wall, let zone): kind = .clock(wall: wall, timeZone: zone)
+    case .action(let name, let count): kind = .action(name: name, count: count)
     }
     trace.append(TraceEvent(line: trace.count + 1, t: clock.now(), kind: kind))
   }

@@ -49,6 +49,7 @@ extension Rule {
     var seen = Set<String>()
     var problems: [RuleError] = []
     var usable: [Rule] = []
+    let gates = gateProblems(rules)
     for (offset, rule) in rules.enumerated() {
       let before = problems.count
       if rule.id.isEmpty {
@@ -59,6 +60,7 @@ extension Rule {
         problems.append(RuleError(rule: rule.id, "the id is repeated"))
       }
       if let problem = rule.condition.problem { problems.append(RuleError(rule: rule.id, problem)) }
+      if let problem = rule.periodProblem ?? gates[rule.id] { problems.append(RuleError(rule: rule.id, problem)) }
       if !pointsRange.contains(rule.points) {
         problems.append(RuleError(rule: rule.id, "points must be from 0 to 1,000,000, not \(rule.points)"))
       }

@@ -124,7 +124,8 @@ extension Condition {
       return .streak(count, minimumPerDay: minimum, screen: screen.map(ScreenName.clean))
     case .all(let parts): return .all(parts.map(\.withCleanNames))
     case .any(let parts): return .any(parts.map(\.withCleanNames))
-    case .appTime, .sessions, .check: return self
+    case .within(let period, let part): return .within(period, part.withCleanNames)
+    case .appTime, .sessions, .check, .actions, .actionDays, .actionStreak, .unlocked: return self
     }
   }
 }

@@ -189,6 +189,7 @@ public final class Tracker: Sendable {
   @inline(__always)
   func enter(_ event: consuming LifecycleEvent) {
     let routine = Engine.isRoutine(event)
+    let wakes = Engine.wakesWriter(event)
     let kept: LifecycleEvent? = routine ? nil : copy event
     var pending: LifecycleEvent? = consume event
     let engine = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
@@ -197,7 +198,7 @@ public final class Tracker: Sendable {
         // Guaranteed: `phase` holds the engine until the lock is released.
         return engine._withUnsafeGuaranteedRef { engine in
           let waiting = engine.stamp(&pending)
-          return engine.mustRespond(routine: routine, waiting: waiting) ? (engine, waiting) : nil
+          return engine.mustRespond(routine: routine, waiting: waiting, wakes: wakes) ? (engine, waiting) : nil
         }
       case .opening(let events):
         if let event = pending.take() { events.append(event, at: clock.now()) }

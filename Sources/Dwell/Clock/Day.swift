@@ -93,7 +93,7 @@ public struct Day: Comparable, Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  private static func pad(_ value: Int, _ width: Int) -> String {
+  static func pad(_ value: Int, _ width: Int) -> String {
     let text = String(abs(value))
     return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count)) + text
   }

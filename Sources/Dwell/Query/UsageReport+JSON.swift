@@ -21,13 +21,16 @@ extension UsageReport {
   ///   - includeUnlocks: Whether to write `unlocks` (when rules were given).
   ///   - unlockTime: Unlock instants as monotonic seconds or ISO 8601 wall-clock times.
   ///   - pretty: Indented, one member a line.
-  package func json(includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true)
-    -> String
-  {
+  ///   - recurring: The ids of the recurring rules in force: the report then has `recurring`,
+  ///     each rule's earnings (an empty list for one never earned).
+  package func json(
+    includeUnlocks: Bool, unlockTime: UnlockTime = .monotonicSeconds, pretty: Bool = true, recurring: [String] = []
+  ) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
       pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    let document = Document(self, unlocks: includeUnlocks ? unlockTime : nil)
+    var document = Document(self, unlocks: includeUnlocks ? unlockTime : nil)
+    document.addActions(self, recurring: recurring, time: unlockTime)
     // Every value is a string, an integer or a finite number: encoding cannot fail.
     guard let data = try? encoder.encode(document) else { return "{}" }
     return String(decoding: data, as: UTF8.self)
@@ -68,6 +71,37 @@ private struct Document: Encodable {
   var screens: [String: Screen]
   /// Absent (not `null`) when the report is written without unlocks.
   var unlocks: [String: Instant]?
+  /// Absent when no action was recorded.
+  var actions: [String: Action]?
+  /// Absent when no rule in force is recurring.
+  var recurring: [String: [Instant]]?
+
+  struct Action: Encodable {
+    var count: Int
+    var days: [String: Int]
+  }
+
+  mutating func addActions(_ report: UsageReport, recurring ids: [String], time: UsageReport.UnlockTime) {
+    if !report.actions.isEmpty {
+      actions = report.actions.mapValues { action in
+        Action(
+          count: action.count,
+          days: Dictionary(uniqueKeysWithValues: action.days.map { ($0.key.description, $0.value) }))
+      }
+    }
+    guard !ids.isEmpty else { return }
+    var lists: [String: [Instant]] = [:]
+    for id in ids { lists[id] = [] }
+    for earning in report.earnings.sorted(by: { $0.mono.nanoseconds < $1.mono.nanoseconds })
+    where lists[earning.rule] != nil {
+      switch time {
+      case .monotonicSeconds:
+        lists[earning.rule, default: []].append(.seconds(Seconds(.nanoseconds(earning.mono.nanoseconds))))
+      case .wallClock: lists[earning.rule, default: []].append(.wall(ISO8601.format(earning.wall)))
+      }
+    }
+    recurring = lists
+  }
 
   init(_ report: UsageReport, unlocks time: UsageReport.UnlockTime?) {
     func days(_ days: [Day: Duration]) -> [String: Seconds] {

@@ -22,14 +22,35 @@ package struct UsageReport: Sendable, Equatable {
   package var screens: [String: Figures]
   /// Every unlocked rule, by id.
   package var unlocks: [String: UnlockRecord]
-  /// Points: those of unlocked rules plus those awarded by plugins.
+  /// Points: those of unlocked rules and earnings plus those awarded by plugins.
   package var points: Int
+  /// Each action recorded: its total count and its count per local day (days above zero).
+  package var actions: [String: (count: Int, days: [Day: Int])] = [:]
+  /// Every earning of a recurring rule, oldest first.
+  package var earnings: [UnlockRecord] = []
+
+  package static func == (a: UsageReport, b: UsageReport) -> Bool {
+    a.app == b.app && a.sessions == b.sessions && a.activeDays == b.activeDays && a.longestStreak == b.longestStreak
+      && a.screens == b.screens && a.unlocks == b.unlocks && a.points == b.points && a.earnings == b.earnings
+      && a.actions.mapValues(\.count) == b.actions.mapValues(\.count)
+      && a.actions.mapValues(\.days) == b.actions.mapValues(\.days)
+  }
 
   init(accountant: Accountant, book: RuleBook) {
     self.init(
       app: accountant.app, sessions: accountant.sessions,
       screens: accountant.screens.map { ($0.name, $0.tally, $0.visits) },
       unlocks: Array(book.unlocked.values), awarded: accountant.points)
+    add(actions: accountant.actions, earnings: book.earnings)
+  }
+
+  /// Adds the actions and earnings (and the earnings' points).
+  private mutating func add(actions: [String: ActionTally], earnings: [UnlockRecord]) {
+    for (name, tally) in actions where tally.count > 0 {
+      self.actions[name] = (tally.count, tally.days.filter { $0.value > 0 })
+    }
+    self.earnings = earnings
+    for earning in earnings { points.addSaturating(earning.points) }
   }
 
   init(
@@ -76,5 +97,6 @@ package struct UsageReport: Sendable, Equatable {
     self.init(
       app: usage.app, sessions: usage.sessions, screens: usage.screens, unlocks: usage.unlocks,
       awarded: usage.points)
+    add(actions: usage.actions, earnings: usage.earnings)
   }
 }

@@ -85,6 +85,10 @@ extension Condition {
             + allowed.sorted().joined(separator: ", "))
       }
     }
+    if keys.contains("within") { return try parseWithin(value, keys) }
+    if keys.contains("action") || keys.contains("count") || keys.contains("unlocked") {
+      return try parseAction(value, keys, count: count)
+    }
     if keys.contains("all") {
       try exactly(["all"])
       return .all(try parts("all"))
@@ -137,10 +141,12 @@ extension Condition {
 
   static let formKeys: Set<String> = [
     "screen", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",
+    "action", "count", "within", "unlocked",
   ]
   static let forms =
     "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
-    + "(with minimumPerDay and screen if wanted), all, any"
+    + "(with minimumPerDay and screen, or action, if wanted), action + count, unlocked, all, any; "
+    + "a figure may add within"
 }
 
 extension Rule {
@@ -183,12 +189,12 @@ extension Rule {
       guard seen.insert(id).inserted else {
         throw RuleError(rule: id, "the id is repeated; give each rule its own id", file: file, line: line)
       }
-      let allowed: Set<String> = ["id", "when", "title", "description", "summary"]
+      let allowed: Set<String> = ["id", "when", "title", "description", "summary", "every", "from", "to"]
       for member in members where !allowed.contains(member.key) {
         throw RuleError(
           rule: id,
           "unknown key '\(member.key)'\(Spelling.hint(for: member.key, in: allowed)); a rule takes "
-            + "description, id, title, when",
+            + "description, every, from, id, title, to, when",
           file: file, line: line)
       }
       guard let when = item["when"] else {
@@ -199,10 +205,16 @@ extension Rule {
         if case .string(let title)? = item["title"] { rule.title = title }
         // `summary` (the Swift property's name) is accepted for `description`.
         if case .string(let summary)? = item["description"] ?? item["summary"] { rule.summary = summary }
+        try rule.parsePeriod(item)
         rules.append(rule)
       } catch {
         throw RuleError(rule: id, error.message, file: file, line: line)
       }
+    }
+    // What concerns more than one rule (`unlocked`) and a rule beside its condition (`every`).
+    if let problem = problems(rules).first {
+      let offset = problem.rule.flatMap { id in rules.firstIndex { $0.id == id } }
+      throw RuleError(rule: problem.rule, problem.message, file: file, line: offset.flatMap(lines.line(of:)))
     }
     return rules
   }
@@ -221,6 +233,15 @@ extension Rule {
 extension Condition {
   var problem: String? {
     switch self {
+    case .actions(let name, let n):
+      return name.isEmpty ? "the action name is empty" : n < 0 ? "a count must not be negative" : nil
+    case .actionDays(let n, let name, let minimum), .actionStreak(let n, let name, let minimum):
+      if name.isEmpty { return "the action name is empty" }
+      return n < 0 ? "a count must not be negative" : minimum < 1 ? "minimumPerDay must be at least 1" : nil
+    case .within(_, let part):
+      return part.withinProblem ?? part.problem
+    case .unlocked(let id):
+      return id.isEmpty ? "'unlocked' names no rule" : nil
     case .appTime(let d), .screenTime(_, let d):
       return Self.problem(d)
     case .visits(let s, let n):

@@ -5,7 +5,45 @@ extension Condition {
     switch self {
     case .check: return true
     case .all(let parts), .any(let parts): return parts.contains { $0.containsCheck }
+    case .within(_, let inner): return inner.containsCheck
     default: return false
+    }
+  }
+
+  /// Whether a part is counted within a period (`within`).
+  var containsWithin: Bool {
+    switch self {
+    case .within: return true
+    case .all(let parts), .any(let parts): return parts.contains { $0.containsWithin }
+    default: return false
+    }
+  }
+
+  /// Whether a part needs another rule unlocked (`unlocked`).
+  var containsGate: Bool {
+    switch self {
+    case .unlocked: return true
+    case .all(let parts), .any(let parts): return parts.contains { $0.containsGate }
+    case .within(_, let inner): return inner.containsGate
+    default: return false
+    }
+  }
+
+  /// Whether the condition is one figure reaching a threshold (a leaf that counts).
+  var isFigure: Bool {
+    switch self {
+    case .appTime, .screenTime, .visits, .sessions, .activeDays, .streak, .actions, .actionDays, .actionStreak:
+      return true
+    case .within, .unlocked, .all, .any, .check: return false
+    }
+  }
+
+  /// The parts of the condition, itself included, depth first: where each part sits.
+  var nodeCount: Int {
+    switch self {
+    case .all(let parts), .any(let parts): return parts.reduce(1) { $0 + $1.nodeCount }
+    case .within(_, let inner): return 1 + inner.nodeCount
+    default: return 1
     }
   }
 
@@ -15,6 +53,7 @@ extension Condition {
       keys.insert(.init(screen: screen, minimum: minimum?.nanoseconds ?? 0))
     case .all(let parts), .any(let parts):
       for part in parts { part.collectDayKeys(into: &keys) }
+    case .within(_, let inner): inner.collectDayKeys(into: &keys)
     default: break
     }
   }

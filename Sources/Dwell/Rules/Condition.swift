@@ -20,6 +20,21 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   case activeDays(Int, minimumPerDay: Duration? = nil, screen: String? = nil)
   /// The longest run of consecutive qualifying days reaches `count`.
   case streak(Int, minimumPerDay: Duration? = nil, screen: String? = nil)
+  /// The named action (``LifecycleEvent/action(_:count:)``) was recorded at least this
+  /// many times, counts added up.
+  case actions(String, Int)
+  /// At least `count` days on which the named action was recorded at least `minimumPerDay`
+  /// times (a count, not a duration).
+  case actionDays(Int, action: String, minimumPerDay: Int = 1)
+  /// The longest run of consecutive days on which the named action was recorded at least
+  /// `minimumPerDay` times reaches `count`.
+  case actionStreak(Int, action: String, minimumPerDay: Int = 1)
+  /// The condition, a cumulative figure (not a streak), counted within one calendar period:
+  /// it holds from the first instant at which any single period's figure reaches the
+  /// threshold (`.within(.day, .appTime(.hours(1)))`: an hour in one day). See <doc:Accounting>.
+  case within(CalendarPeriod, Condition)
+  /// The ordinary (not recurring) rule with this id has unlocked: a gate, with ``all(_:)``.
+  case unlocked(String)
   /// Every sub-condition holds (unlocks at the latest of them).
   case all([Condition])
   /// Some sub-condition holds (unlocks at the earliest of them).
@@ -39,6 +54,13 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
       return "\(n) day\(n == 1 ? "" : "s")\(Self.dayQualifier(minimum, screen))"
     case .streak(let n, let minimum, let screen):
       return "\(n) days in a row\(Self.dayQualifier(minimum, screen))"
+    case .actions(let name, let n): return "\(name) \(n) time\(n == 1 ? "" : "s")"
+    case .actionDays(let n, let name, let minimum):
+      return "\(n) day\(n == 1 ? "" : "s") with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
+    case .actionStreak(let n, let name, let minimum):
+      return "\(n) days in a row with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
+    case .within(let period, let inner): return "\(inner) in one \(period.name)"
+    case .unlocked(let id): return "\(id) unlocked"
     case .all(let parts): return parts.map(\.description).joined(separator: " and ")
     case .any(let parts): return "(" + parts.map(\.description).joined(separator: " or ") + ")"
     case .check: return "a scripted check"

@@ -23,11 +23,26 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   public var achievement: String?
   /// For a tier of an achievement: the tier's name ("bronze").
   public var tier: String?
+  /// For a recurring rule: the period in which it is earned again (once in each period
+  /// whose own figures meet the condition). `nil`: an ordinary rule, unlocked once.
+  package var every: CalendarPeriod?
+  /// The first local day whose figures count (inclusive; `nil`: from the start).
+  package var from: Day?
+  /// The last local day whose figures count (inclusive; `nil`: no end).
+  package var to: Day?
 
   /// Creates a rule.
+  ///
+  /// - Parameters:
+  ///   - every: makes the rule recurring: earned once in each day, ISO week or month whose
+  ///     own figures meet `condition` (every figure counted within that period), and
+  ///     announced at each earning with its ``UnlockRecord/period``. `nil`: unlocked once.
+  ///   - from: the first local day whose figures count (inclusive; `nil`: from the start).
+  ///   - to: the last local day whose figures count (inclusive; `nil`: no end).
   public init(
     _ id: String, when condition: Condition, title: String? = nil, summary: String? = nil, points: Int = 0,
-    isHidden: Bool = false, achievement: String? = nil, tier: String? = nil
+    isHidden: Bool = false, achievement: String? = nil, tier: String? = nil, every: CalendarPeriod? = nil,
+    from: Day? = nil, to: Day? = nil
   ) {
     self.id = id
     self.condition = condition
@@ -37,9 +52,24 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
     self.isHidden = isHidden
     self.achievement = achievement
     self.tier = tier
+    self.every = every
+    self.from = from
+    self.to = to
   }
 
-  public var description: String { "\(id): unlocks after \(condition)" }
+  public var description: String {
+    guard let every else { return "\(id): unlocks after \(condition)" }
+    return "\(id): earned every \(every.name) after \(condition)"
+  }
+
+  /// The days whose figures count, when ``dates`` bounds them.
+  var range: ClosedRange<Day>? {
+    guard from != nil || to != nil else { return nil }
+    let first = from ?? Day(ordinal: Int32(Day.firstOrdinal))
+    let last = to ?? Day(ordinal: Int32(Day.lastOrdinal))
+    // `to` before `from` is refused by validation (``Rule/validate(_:)``) before any engine runs it.
+    return first...max(first, last)
+  }
 
   /// The points a rule may award, as a Lua rule's `points`: whole, from 0 to 1,000,000.
   static let pointsRange = 0...1_000_000

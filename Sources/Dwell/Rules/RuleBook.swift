@@ -4,17 +4,27 @@
 struct RuleBook {
   private(set) var rules: [Rule]
   private(set) var unlocked: [String: UnlockRecord] = [:]
+  /// Every earning of a recurring rule, oldest first, and the earnings' keys (rule and period).
+  var earnings: [UnlockRecord] = []
+  var earned = Set<String>()
+  /// Indexes of the recurring rules (``Rule/every``): evaluated at every evaluation, never on a ladder.
+  let recurring: [Int]
+  /// The `within` parts of waiting rules met in some period (``Context/latchKey(_:)``):
+  /// such a part holds for good once one period's figure met it.
+  var latches = Set<Int>()
+  /// Whether a rule needs another (`unlocked`): an evaluation then goes on while rules unlock.
+  private let hasGates: Bool
   /// The rules not yet unlocked: on their figure's ladder, or evaluated one by one.
-  private var waiting: RuleIndex
+  var waiting: RuleIndex
   /// Rules (or ladders) looked at by evaluations and wake-up searches so far: what a
   /// wake-up costs, counted (for tests).
-  private(set) var examined = 0
+  var examined = 0
   /// The day qualifiers, updated in place (an array: a dictionary's values are copied,
   /// sets and all, to be changed), and where each key's sits.
-  private var qualifiers: [DayQualifier] = []
-  private let qualifierSlots: [DayQualifier.Key: Int]
+  var qualifiers: [DayQualifier] = []
+  let qualifierSlots: [DayQualifier.Key: Int]
   /// Where the qualifier of app active days sits (there always is one: views need it).
-  private let appSlot: Int
+  let appSlot: Int
   /// Tick of app time for scripted checks, in nanoseconds.
   let tick: Int64
   /// Whether listeners want a wake-up at every tick.
@@ -27,8 +37,15 @@ struct RuleBook {
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
-  init(rules: [Rule], unlocked: [UnlockRecord], tick: Int64, wantsTicks: Bool = false, accountant: Accountant) {
+  init(
+    rules: [Rule], unlocked: [UnlockRecord], earnings: [UnlockRecord] = [], tick: Int64, wantsTicks: Bool = false,
+    accountant: Accountant
+  ) {
     self.rules = rules
+    self.earnings = earnings
+    earned = Set(earnings.map(\.announcementKey))
+    recurring = rules.indices.filter { rules[$0].every != nil }
+    hasGates = rules.contains { $0.condition.containsGate }
     self.tick = max(tick, 1_000_000)
     self.wantsTicks = wantsTicks
     checkOnly = rules.map {
@@ -37,7 +54,8 @@ struct RuleBook {
     }
     for record in unlocked { self.unlocked[record.rule] = record }
     let unlockedIDs = Set(unlocked.map(\.rule))
-    waiting = RuleIndex(rules: rules, waiting: rules.indices.filter { !unlockedIDs.contains(rules[$0].id) })
+    waiting = RuleIndex(
+      rules: rules, waiting: rules.indices.filter { rules[$0].every == nil && !unlockedIDs.contains(rules[$0].id) })
     var keys: Set<DayQualifier.Key> = [Self.appDays]
     for rule in rules { rule.condition.collectDayKeys(into: &keys) }
     var slots: [DayQualifier.Key: Int] = [:]
@@ -50,6 +68,7 @@ struct RuleBook {
     }
     qualifierSlots = slots
     appSlot = slots[Self.appDays] ?? 0
+    latchPastPeriods(accountant)
   }
 
   /// The qualifier of days for `key`, if a rule asks about them.
@@ -61,14 +80,14 @@ struct RuleBook {
   }
 
   /// All-time nanoseconds of the app (`nil`) or a screen, without copying its tally.
-  private static func nanos(of screen: String?, in accountant: borrowing Accountant) -> Int64 {
+  static func nanos(of screen: String?, in accountant: borrowing Accountant) -> Int64 {
     guard let screen else { return accountant.app.nanos }
     guard let index = accountant.screenIndex[screen] else { return 0 }
     return accountant.screens[Int(index)].tally.nanos
   }
 
   /// Nanoseconds of the app (`nil`) or a screen on `day`, without copying its tally.
-  private static func nanos(of screen: String?, on day: Day, in accountant: borrowing Accountant) -> Int64 {
+  static func nanos(of screen: String?, on day: Day, in accountant: borrowing Accountant) -> Int64 {
     guard let screen else { return accountant.app.nanos(on: day) }
     guard let index = accountant.screenIndex[screen] else { return 0 }
     return accountant.screens[Int(index)].tally.nanos(on: day)
@@ -93,24 +112,38 @@ struct RuleBook {
       }
       accountant.clearCreditedDays()
     }
-    guard !waiting.isEmpty else { return [] }
-    var context = Context(m: m, today: accountant.span(at: m).day, appSlot: appSlot)
+    guard !waiting.isEmpty || !recurring.isEmpty else { return [] }
+    let span = accountant.span(at: m)
+    var context = Context(m: m, today: span.day, appSlot: appSlot, dayStart: m == span.start, unlocked: unlocked)
+    swap(&context.latches, &latches)
+    defer { swap(&context.latches, &latches) }
     var reached: [Int] = []
     for ladder in waiting.ladders.indices where waiting.hasRungs(ladder) {
       waiting.climb(ladder, to: waiting.value(of: ladder, accountant), into: &reached, examined: &examined)
     }
     let climbed = reached.count
-    examined += waiting.others.count
-    for index in waiting.others
-    where Self.holds(rules[index].condition, &context, accountant, slots: qualifierSlots, qualifiers) {
-      reached.append(index)
-    }
+    if hasGates { for index in reached { context.fresh.insert(rules[index].id) } }
+    // With gates, again while rules unlock: a rule may need one that unlocked just now.
+    var from = climbed
+    repeat {
+      from = reached.count
+      examined += waiting.others.count
+      for index in waiting.others where !reached[climbed...].contains(index) {
+        context.rule = index
+        context.window = rules[index].range
+        if Self.holds(rules[index].condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) {
+          reached.append(index)
+          if hasGates { context.fresh.insert(rules[index].id) }
+        }
+      }
+    } while hasGates && reached.count > from
     if reached.count > climbed {
       let held = reached[climbed...]
       waiting.others.removeAll { held.contains($0) }
     }
-    guard !reached.isEmpty else { return [] }
     var records: [UnlockRecord] = []
+    if !recurring.isEmpty { records = earn(at: m, &context, accountant) }
+    guard !reached.isEmpty else { return records }
     for index in reached.sorted() where unlocked[rules[index].id] == nil {
       let rule = rules[index]
       let record = UnlockRecord(
@@ -139,66 +172,12 @@ struct RuleBook {
     wantsTicks && accountant.app.nanos > 0 && accountant.app.nanos % tick == 0
   }
 
-  /// What one evaluation shares between rules. The accountant is passed beside it, never
-  /// stored: a copy of it costs a retain and a release of each of its collections.
-  private struct Context {
-    let m: Int64
-    let today: Day
-    let appSlot: Int
-    var view: UsageView?
-  }
-
-  // Static, with the qualifiers passed in: as a method it made `evaluate` copy the whole book.
-  private static func holds(
-    _ condition: Condition, _ context: inout Context, _ accountant: borrowing Accountant,
-    slots: borrowing [DayQualifier.Key: Int], _ qualifiers: borrowing [DayQualifier]
-  ) -> Bool {
-    switch condition {
-    case .appTime(let d):
-      return accountant.app.nanos >= d.nanoseconds
-    case .screenTime(let name, let d):
-      return Self.nanos(of: name, in: accountant) >= d.nanoseconds
-    case .visits(let name, let n):
-      return (accountant.screenIndex[name].map { accountant.screens[Int($0)].visits } ?? 0) >= n
-    case .sessions(let n):
-      return accountant.sessions >= n
-    case .activeDays(let n, let minimum, let screen):
-      guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else {
-        return false
-      }
-      return qualifiers[slot].count >= n
-    case .streak(let n, let minimum, let screen):
-      guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else {
-        return false
-      }
-      return qualifiers[slot].longest >= n
-    case .all(let parts):
-      for part in parts where !holds(part, &context, accountant, slots: slots, qualifiers) { return false }
-      return true
-    case .any(let parts):
-      for part in parts where holds(part, &context, accountant, slots: slots, qualifiers) { return true }
-      return false
-    case .check(let check):
-      if context.view == nil {
-        context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
-      }
-      guard let view = context.view else { return false }
-      return check.check.holds(view)
-    }
-  }
-
-  private static func isAccruing(_ screen: String?, _ accountant: borrowing Accountant, _ m: Int64) -> Bool {
-    guard accountant.isAccruing(at: m) else { return false }
-    guard let screen else { return true }
-    return accountant.screenIndex[screen].map { accountant.screens[Int($0)].visible > 0 } ?? false
-  }
-
   func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
     Self.makeView(at: m, accountant, today: today, appDays: qualifiers, appSlot)
   }
 
   /// The view at `m`, the app's days read in place from `qualifiers[slot]` (not copied).
-  private static func makeView(
+  static func makeView(
     at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays qualifiers: borrowing [DayQualifier],
     _ slot: Int
   ) -> UsageView {
@@ -209,7 +188,7 @@ struct RuleBook {
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
       instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,
-      screenIndex: accountant.screenIndex)
+      screenIndex: accountant.screenIndex, actions: accountant.actions)
   }
 
   // MARK: Wake-ups
@@ -222,7 +201,7 @@ struct RuleBook {
   /// rules are searched again only after an event, an unlock or the instant found; the
   /// tick's wake-up (for checks and tick listeners) is reckoned afresh every time.
   mutating func nextWake(after m: Int64, _ accountant: inout Accountant) -> Int64? {
-    guard !waiting.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
+    guard !waiting.isEmpty || !recurring.isEmpty || wantsTicks, accountant.isAccruing(at: m) else { return nil }
     let shape = (changes: accountant.revision &- accountant.credits, unlocked.count, accountant.idleDeadline)
     if lastSearch.map({ $0.shape != shape || m < $0.from || m >= $0.best }) ?? true {
       lastSearch = search(after: m, &accountant, shape)
@@ -263,9 +242,10 @@ struct RuleBook {
       if checkOnly[index] {
         anyCheck = true
       } else {
-        Self.visit(rules[index].condition, &wake, tick, accountant)
+        Self.visit(rules[index].condition, &wake, tick, accountant, window: rules[index].range)
       }
     }
+    visitRecurring(&wake, accountant)
     if anyCheck { wake.consider(span.end) }  // the date changes at midnight
     return Search(shape: shape, from: m, best: wake.best, ticks: wantsTicks || wake.ticks, checks: anyCheck)
   }
@@ -293,48 +273,4 @@ struct RuleBook {
     var checks: Bool
   }
 
-  /// The earliest wake found so far, after `m` and by the idle deadline.
-  private struct Wake {
-    let m: Int64
-    let deadline: Int64
-    let span: (day: Day, start: Int64, end: Int64)
-    var best: Int64 = .max
-    /// Whether a scripted check asked for the tick's wake-up.
-    var ticks = false
-
-    mutating func consider(_ candidate: Int64) {
-      if candidate > m, candidate <= deadline, candidate < best { best = candidate }
-    }
-  }
-
-  // Static, with the accountant borrowed: a nested function capturing it copied it.
-  private static func visit(
-    _ condition: Condition, _ wake: inout Wake, _ tick: Int64, _ accountant: borrowing Accountant
-  ) {
-    let m = wake.m
-    switch condition {
-    case .appTime(let d):
-      let have = accountant.app.nanos
-      if have < d.nanoseconds { wake.consider(m + (d.nanoseconds - have)) }
-    case .screenTime(let name, let d):
-      guard isAccruing(name, accountant, m) else { return }
-      let have = nanos(of: name, in: accountant)
-      if have < d.nanoseconds { wake.consider(m + (d.nanoseconds - have)) }
-    case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
-      guard isAccruing(screen, accountant, m) else { return }
-      wake.consider(wake.span.end)
-      // A day counts once its subject accrued the minimum on it, or, with none, more than
-      // zero: an instant after the accrual starts (an `active` undone at the same instant
-      // makes no active day).
-      let need = max(minimum?.nanoseconds ?? 0, 1)
-      let have = nanos(of: screen, on: wake.span.day, in: accountant)
-      if have < need { wake.consider(m + (need - have)) }
-    case .all(let parts), .any(let parts):
-      for part in parts { visit(part, &wake, tick, accountant) }
-    case .check:
-      wake.ticks = true
-    case .visits, .sessions:
-      return
-    }
-  }
 }

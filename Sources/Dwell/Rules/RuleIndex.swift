@@ -40,7 +40,8 @@ package struct RuleIndex {
     var byFigure: [Figure: [(threshold: Int64, rule: Int)]] = [:]
     var others: [Int] = []
     for index in waiting {
-      if let (figure, threshold) = Self.rung(rules[index].condition) {
+      // A rule with dates counts only some days' figures: evaluated on its own.
+      if rules[index].range == nil, let (figure, threshold) = Self.rung(rules[index].condition) {
         byFigure[figure, default: []].append((threshold, index))
       } else {
         others.append(index)

@@ -82,6 +82,24 @@ extension RuleBook {
       var result = count(max(current, longest >= n ? n : current), n, "days in a row" + Self.dayWords(minimum, screen))
       if longest >= n { result.isUnlocked = true }
       return result
+    case .actions(let name, let n):
+      return count(accountant.actions[name]?.count ?? 0, n, "times \(name)")
+    case .actionDays(let n, let name, let minimum):
+      let have = accountant.actions[name]?.days.values.filter { $0 >= max(minimum, 1) }.count ?? 0
+      return count(have, n, "days with \(name)")
+    case .actionStreak(let n, let name, let minimum):
+      let days = accountant.actions[name]?.days.filter { $0.value >= max(minimum, 1) }.keys
+      return count(days.map { PeriodFigures.longestRun($0) } ?? 0, n, "days in a row with \(name)")
+    case .within(let period, let part):
+      // Progress within the period now is not reckoned: the part is shown as not yet met.
+      return RuleProgress(
+        fraction: 0, summary: "\(part) in one \(period.name)", remaining: "\(part) in one \(period.name)",
+        isUnlocked: false, parts: [])
+    case .unlocked(let id):
+      let done = unlocked[id] != nil
+      return RuleProgress(
+        fraction: done ? 1 : 0, summary: done ? "\(id) unlocked" : "\(id) not unlocked yet",
+        remaining: done ? "" : "unlock \(id)", isUnlocked: done, parts: [])
     case .all(let parts):
       var inner: [RuleProgress] = []
       for part in parts { inner.append(progress(of: part, accountant, today: today)) }

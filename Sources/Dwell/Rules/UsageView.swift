@@ -35,6 +35,14 @@ package struct UsageView: Sendable {
 
   let screens: [ScreenUsage]
   let screenIndex: [String: Int32]
+  /// Actions by name.
+  var actions: [String: ActionTally] = [:]
+
+  /// The named action's total count and its count today (zeros for one never recorded).
+  package func action(_ name: String) -> (count: Int, todayCount: Int) {
+    guard let tally = actions[name] else { return (0, 0) }
+    return (tally.count, tally.days[today] ?? 0)
+  }
 
   /// Figures for the named screen (zeros for a screen never seen).
   package func screen(_ name: String) -> Screen {

@@ -36,6 +36,9 @@ public struct UnlockRecord: Sendable, Equatable {
   public var points: Int = 0
   /// The rule's title, from the rule in force (`nil` when it has none, or is no longer in force).
   public var title: String? = nil
+  /// For an earning of a recurring rule (``Rule/every``), the period it is for: "2026-03-28",
+  /// "2026-W13" (an ISO week) or "2026-03". `nil` for an unlock.
+  public var period: String? = nil
 }
 
 /// Points awarded by a listener.
@@ -56,6 +59,10 @@ struct PendingChanges: Sendable {
   var unlocks: [UnlockRecord] = []
   var awards: [Award] = []
   var listenerStates: [String: String] = [:]
+  var actions: [ActionKey: Int] = [:]
+  var sessionDays: [Day: Int] = [:]
+  /// Earnings of recurring rules (their ``UnlockRecord/period`` set).
+  var earnings: [UnlockRecord] = []
 
   @inline(__always)
   mutating func add(_ amount: Int64, day: Day, screen: Int32) {
@@ -64,7 +71,8 @@ struct PendingChanges: Sendable {
 
   var isEmpty: Bool {
     days.isEmpty && visits.isEmpty && closedVisits.isEmpty && sessions == 0 && lastStop == nil
-      && unlocks.isEmpty && awards.isEmpty && listenerStates.isEmpty
+      && unlocks.isEmpty && awards.isEmpty && listenerStates.isEmpty && actions.isEmpty && sessionDays.isEmpty
+      && earnings.isEmpty
   }
 }
 
@@ -81,6 +89,20 @@ struct CheckpointBatch: Sendable, Equatable {
   var unlocks: [UnlockRecord] = []
   var awards: [Award] = []
   var listenerStates: [ListenerState] = []
+  var actions: [ActionCount] = []
+  var sessionDays: [SessionCount] = []
+  var earnings: [UnlockRecord] = []
+
+  struct ActionCount: Sendable, Equatable {
+    var name: String
+    var day: Day
+    var count: Int
+  }
+
+  struct SessionCount: Sendable, Equatable {
+    var day: Day
+    var count: Int
+  }
 
   struct ListenerState: Sendable, Equatable {
     var source: String
@@ -106,7 +128,7 @@ struct CheckpointBatch: Sendable, Equatable {
   /// The batch in the journal's binary form, after `headerSpace` zero bytes.
   func encoded(headerSpace: Int = 0) -> [UInt8] {
     var w = BinaryWriter(reserved: headerSpace)
-    w.int(2)  // format version: 2 keeps visit counts by day
+    w.int(3)  // format version: 2 keeps visit counts by day, 3 actions, sessions by day, earnings
     w.string(boot)
     w.int(days.count)
     for entry in days {
@@ -158,6 +180,26 @@ struct CheckpointBatch: Sendable, Equatable {
       w.string(state.source)
       w.string(state.data)
     }
+    w.int(actions.count)
+    for action in actions {
+      w.string(action.name)
+      w.int(Int(action.day.ordinal))
+      w.int(action.count)
+    }
+    w.int(sessionDays.count)
+    for session in sessionDays {
+      w.int(Int(session.day.ordinal))
+      w.int(session.count)
+    }
+    w.int(earnings.count)
+    for earning in earnings {
+      w.string(earning.rule)
+      w.string(earning.period ?? "")
+      w.int64(earning.mono.nanoseconds)
+      w.string(earning.boot)
+      w.int64(earning.wall.nanosecondsSince1970)
+      w.int(earning.points)
+    }
     return w.bytes
   }
 
@@ -183,6 +225,11 @@ struct CheckpointBatch: Sendable, Equatable {
     sessions = usage.sessions
     lastStop = usage.lastStop
     unlocks = usage.unlocks
+    earnings = usage.earnings
+    for (name, tally) in usage.actions {
+      actions += tally.days.map { ActionCount(name: name, day: $0.key, count: $0.value) }
+    }
+    sessionDays = usage.sessionDays.map { SessionCount(day: $0.key, count: $0.value) }
     if usage.points != 0 {
       awards = [Award(source: "dwell", points: usage.points, reason: "counted in memory", wall: WallInstant(Date()))]
     }
@@ -192,7 +239,7 @@ struct CheckpointBatch: Sendable, Equatable {
   /// Decodes a journal record; `nil` if it is malformed.
   init?(decoding bytes: ArraySlice<UInt8>) {
     var r = BinaryReader(bytes)
-    guard let version = r.int(), version == 1 || version == 2, let boot = r.string(), let dayCount = r.int()
+    guard let version = r.int(), (1...3).contains(version), let boot = r.string(), let dayCount = r.int()
     else { return nil }
     self.boot = boot
     for _ in 0..<dayCount {
@@ -255,6 +302,7 @@ struct CheckpointBatch: Sendable, Equatable {
       guard let source = r.string(), let data = r.string() else { return nil }
       listenerStates.append(ListenerState(source: source, data: data))
     }
+    if version >= 3, !decodeCounts(&r) { return nil }
     guard r.isAtEnd else { return nil }
   }
 }

@@ -101,11 +101,38 @@ extension Store {
       try award.bind(item.source, item.points, item.reason, item.wall.millisecondsSince1970).run()
       award.reset()
     }
+    try applyCounts(batch)
     let listener = try database.statement(
       "INSERT INTO listener_state(source, data) VALUES(?, ?) ON CONFLICT(source) DO UPDATE SET data = excluded.data")
     for state in batch.listenerStates {
       try listener.bind(state.source, state.data).run()
       listener.reset()
+    }
+  }
+
+  /// Applies a batch's actions, sessions by day and earnings. Runs inside a transaction.
+  private func applyCounts(_ batch: CheckpointBatch) throws {
+    let count = try database.statement(
+      """
+      INSERT INTO day_counts(day, kind, name, count) VALUES(?, ?, ?, ?)
+      ON CONFLICT(day, kind, name) DO UPDATE SET count = count + excluded.count
+      """)
+    for action in batch.actions {
+      try count.bind(action.day.description, "action", action.name, action.count).run()
+      count.reset()
+    }
+    for session in batch.sessionDays {
+      try count.bind(session.day.description, "session", "", session.count).run()
+      count.reset()
+    }
+    let earning = try database.statement(
+      "INSERT OR IGNORE INTO earnings(rule, period, earned_at, mono_ns, boot, points) VALUES(?, ?, ?, ?, ?, ?)")
+    for record in batch.earnings {
+      try earning.bind(
+        record.rule, record.period ?? "", record.wall.millisecondsSince1970, record.mono.nanoseconds, record.boot,
+        record.points
+      ).run()
+      earning.reset()
     }
   }
 

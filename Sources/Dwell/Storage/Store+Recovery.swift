@@ -68,6 +68,12 @@ extension Store {
       let known = Set(usage.unlocks.map(\.rule))
       usage.unlocks += batch.unlocks.filter { !known.contains($0.rule) }
       for award in batch.awards { usage.points.addSaturating(award.points) }
+      for action in batch.actions {
+        usage.actions[action.name, default: ActionTally()].add(action.count, on: action.day)
+      }
+      for session in batch.sessionDays { usage.sessionDays[session.day, default: 0].addSaturating(session.count) }
+      let earned = Set(usage.earnings.map(\.announcementKey))
+      usage.earnings += batch.earnings.filter { !earned.contains($0.announcementKey) }
       for state in batch.listenerStates { usage.listenerStates[state.source] = state.data }
     }
   }

@@ -60,6 +60,27 @@ extension Store {
         ON CONFLICT(day, screen) DO UPDATE SET visits = excluded.visits;
       """
     ),
+    (
+      // Counts per local day: actions by name (kind 'action'), sessions begun (kind
+      // 'session', name ''); and every earning of a recurring rule, once per period.
+      "v4-actions",
+      """
+      CREATE TABLE day_counts(
+        day TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY(day, kind, name)) WITHOUT ROWID;
+      CREATE TABLE earnings(
+        rule TEXT NOT NULL,
+        period TEXT NOT NULL,
+        earned_at INTEGER NOT NULL,
+        mono_ns INTEGER NOT NULL,
+        boot TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY(rule, period)) WITHOUT ROWID;
+      """
+    ),
   ]
 
   /// The newest schema version this build writes.

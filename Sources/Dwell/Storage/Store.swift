@@ -181,10 +181,39 @@ package final class Store: @unchecked Sendable {
             wall: WallInstant(nanosecondsSince1970: unlocks.int(1) * 1_000_000), points: Int(unlocks.int(4))))
       }
       usage.points = Int(try database.scalar("SELECT COALESCE(SUM(points), 0) FROM awards") ?? 0)
+      try loadCounts(database, into: &usage)
       let listeners = try database.statement("SELECT source, data FROM listener_state")
       while try listeners.step() { usage.listenerStates[listeners.text(0)] = listeners.text(1) }
       try addUnfoldedJournals(values, to: &usage, screens: &byName)
       return usage
+    }
+  }
+
+  /// Reads actions, sessions by day and earnings (a store before v4-actions has none).
+  private func loadCounts(_ database: Database, into usage: inout RestoredUsage) throws {
+    guard try database.scalar("SELECT COUNT(*) FROM dwell_migrations WHERE identifier = 'v4-actions'") ?? 0 > 0 else {
+      return
+    }
+    let counts = try database.statement("SELECT day, kind, name, count FROM day_counts")
+    while try counts.step() {
+      guard let day = Day(counts.text(0)), counts.int(3) >= 0, let count = Int(exactly: counts.int(3)) else {
+        throw DatabaseError(
+          .corrupt, message: "the store is damaged: table 'day_counts' holds a row Dwell never writes")
+      }
+      if counts.text(1) == "session" {
+        usage.sessionDays[day, default: 0].addSaturating(count)
+      } else {
+        usage.actions[counts.text(2), default: ActionTally()].add(count, on: day)
+      }
+    }
+    let earnings = try database.statement(
+      "SELECT rule, period, earned_at, mono_ns, boot, points FROM earnings ORDER BY mono_ns")
+    while try earnings.step() {
+      usage.earnings.append(
+        UnlockRecord(
+          rule: earnings.text(0), mono: MonotonicInstant(nanoseconds: earnings.int(3)), boot: earnings.text(4),
+          wall: WallInstant(nanosecondsSince1970: earnings.int(2) &* 1_000_000), points: Int(earnings.int(5)),
+          period: earnings.text(1)))
     }
   }
 

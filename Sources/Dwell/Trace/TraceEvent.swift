@@ -9,6 +9,7 @@ package struct TraceEvent: Sendable {
     case appear(screen: String, id: String)
     case disappear(id: String)
     case clock(wall: WallInstant?, timeZone: TimeZone?)
+    case action(name: String, count: Int)
   }
 
   /// The 1-based line number in the trace file.
@@ -39,6 +40,7 @@ package struct TraceEvent: Sendable {
     case .appear(let screen, let id): return .appear(screen: screen, id: ScreenInstance(id))
     case .disappear(let id): return .disappear(id: ScreenInstance(id))
     case .clock(let wall, let zone): return .clockChanged(wall: wall, timeZone: zone)
+    case .action(let name, let count): return .action(name, count: count)
     }
   }
 
@@ -56,6 +58,7 @@ package struct TraceEvent: Sendable {
     case .appear: return "appear"
     case .disappear: return "disappear"
     case .clock: return "clock"
+    case .action: return "action"
     }
   }
 
@@ -72,6 +75,9 @@ package struct TraceEvent: Sendable {
       fields.append(("screen", .string(screen)))
       fields.append(("id", .string(id)))
     case .disappear(let id): fields.append(("id", .string(id)))
+    case .action(let name, let count):
+      fields.append(("name", .string(name)))
+      if count != 1 { fields.append(("count", .number(Double(count), literal: String(count)))) }
     default: break
     }
     var text = "{"

@@ -128,6 +128,21 @@ package enum TraceParser {
     case "disappear":
       guard let id = try string("id", required: true) else { throw TraceError(line: number, "disappear needs 'id'") }
       kind = .disappear(id: id)
+    case "action":
+      guard let actionName = try string("name", required: true), !actionName.isEmpty else {
+        throw TraceError(line: number, "an action's 'name' must not be empty")
+      }
+      var count = 1
+      if let field = value["count"] {
+        guard case .number(let n, _) = field, n == n.rounded(), (1...Double(1_000_000)).contains(n) else {
+          throw TraceError(
+            line: number,
+            "an action's 'count' must be a whole number from 1 to 1,000,000, not \(field.typeName == "number" ? JSONWriter.render(field, pretty: false) : field.typeName)"
+          )
+        }
+        count = Int(n)
+      }
+      kind = .action(name: actionName, count: count)
     case "active": kind = .active
     case "inactive": kind = .inactive
     case "background": kind = .background

@@ -32,6 +32,9 @@ extension Accountant {
     batch.unlocks = pending.unlocks
     batch.awards = pending.awards
     batch.listenerStates = pending.listenerStates.map { .init(source: $0.key, data: $0.value) }
+    batch.actions = pending.actions.map { .init(name: $0.key.name, day: $0.key.day, count: $0.value) }
+    batch.sessionDays = pending.sessionDays.map { .init(day: $0.key, count: $0.value) }
+    batch.earnings = pending.earnings
     if take { pending = PendingChanges() }
     return batch
   }
@@ -40,7 +43,7 @@ extension Accountant {
   /// unlocks among them.
   mutating func dropPending() -> [UnlockRecord] {
     defer { pending = PendingChanges() }
-    return pending.unlocks
+    return pending.unlocks + pending.earnings
   }
 
   /// Puts back changes whose fold failed, so they go with the next one.
@@ -64,6 +67,11 @@ extension Accountant {
     for state in batch.listenerStates where pending.listenerStates[state.source] == nil {
       pending.listenerStates[state.source] = state.data
     }
+    for action in batch.actions {
+      pending.actions[ActionKey(day: action.day, name: action.name), default: 0].addSaturating(action.count)
+    }
+    for session in batch.sessionDays { pending.sessionDays[session.day, default: 0].addSaturating(session.count) }
+    pending.earnings = batch.earnings + pending.earnings
   }
 
   /// Closed visits waiting to be folded.
@@ -127,7 +135,11 @@ extension Accountant {
 
   /// Records an unlock so the next journal write and fold persist it.
   mutating func recordUnlock(_ unlock: UnlockRecord) {
-    pending.unlocks.append(unlock)
+    if unlock.period != nil {
+      pending.earnings.append(unlock)
+    } else {
+      pending.unlocks.append(unlock)
+    }
     revision &+= 1
   }
 }

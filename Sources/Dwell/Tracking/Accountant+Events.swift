@@ -15,6 +15,9 @@ extension Accountant {
         if startsSession(at: m) {
           sessions += 1
           pending.sessions += 1
+          let day = span(at: m).day  // a session counts on the day it starts
+          sessionDays[day, default: 0].addSaturating(1)
+          if keepsPendingTotals { pending.sessionDays[day, default: 0] += 1 }
           if collectsEvents { events.append(.sessionStarted) }
         }
       }
@@ -49,6 +52,12 @@ extension Accountant {
       setPaused(id, false)
     case .interact:
       resetIdle(at: m)
+    case .action(let name, let count):
+      guard count > 0, !name.isEmpty else { return }
+      let n = min(count, ActionTally.maximumCount)
+      let day = span(at: m).day  // an action counts on the day of its instant
+      actions[name, default: ActionTally()].add(n, on: day)
+      if keepsPendingTotals { pending.actions[ActionKey(day: day, name: name), default: 0].addSaturating(n) }
     case .clockChanged(let newWall, let zone):
       let current = wall(at: m)
       anchorMono = m

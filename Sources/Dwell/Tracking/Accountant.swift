@@ -35,6 +35,10 @@ struct Accountant {
   var screens: [ScreenUsage] = []
   var screenIndex: [String: Int32] = [:]
   var sessions: Int
+  /// Sessions begun on each local day.
+  var sessionDays: [Day: Int]
+  /// Actions by name.
+  var actions: [String: ActionTally]
   var lastStop: StopMark?
 
   /// Changes not yet committed to the store.
@@ -73,6 +77,8 @@ struct Accountant {
     cursor = now
     app = restored.app
     sessions = restored.sessions
+    sessionDays = restored.sessionDays
+    actions = restored.actions
     lastStop = restored.lastStop
     points = restored.points
     listenerStates = restored.listenerStates

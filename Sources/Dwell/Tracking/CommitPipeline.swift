@@ -1,3 +1,8 @@
+extension UnlockRecord {
+  /// What an announcement is made once for: the rule, and for an earning its period.
+  var announcementKey: String { period.map { rule + "\u{0}" + $0 } ?? rule }
+}
+
 /// The path from memory to disk: a checkpoint writes the crash journal (microseconds), a
 /// fold moves everything into SQLite, and folds that fail back off (2 s doubling to 60 s).
 ///
@@ -70,7 +75,7 @@ final class CommitPipeline: Sendable {
       let foldNow = due && clock.now().nanoseconds >= committer.retryFoldAt
       guard let batch else { return foldNow }
       if let journal = committer.journal, Self.journal(batch, into: journal, &committer) {
-        announce(batch.unlocks, notes, &committer)
+        announce(batch.unlocks + batch.earnings, notes, &committer)
         return foldNow
       }
       // No journal, or it could not be written: fold instead (unless folds are backing
@@ -119,7 +124,7 @@ final class CommitPipeline: Sendable {
         throw error
       }
       committer.diskFull = !waiting.isEmpty
-      announce(batch.unlocks, notes, &committer)
+      announce(batch.unlocks + batch.earnings, notes, &committer)
       // Start the journal afresh: only the visits still open.
       if let journal, !batch.openVisits.isEmpty {
         var rest = CheckpointBatch(boot: batch.boot)
@@ -189,7 +194,7 @@ final class CommitPipeline: Sendable {
         return false
       }
       state.withLock { $0.journaled = revision }
-      announce(batch.unlocks, notes, &committer)
+      announce(batch.unlocks + batch.earnings, notes, &committer)
       return true
     }
   }
@@ -231,7 +236,9 @@ final class CommitPipeline: Sendable {
   func abandonJournal() { committer.withLock { $0.journal?.abandon() } }
 
   private func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
-    let fresh = unlocks.filter { committer.announced.insert($0.rule).inserted }
+    // An unlock once per rule; an earning of a recurring rule once per rule and period.
+    let fresh = unlocks.filter { committer.announced.insert($0.announcementKey).inserted }
+      .sorted { $0.mono.nanoseconds < $1.mono.nanoseconds }
     announcer.enqueue(fresh.map { .unlock($0) } + notes.map { .notification($0) })
   }
 }

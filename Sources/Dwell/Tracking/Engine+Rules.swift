@@ -18,7 +18,8 @@ extension Engine {
       state.accountant.collectsEvents = !listeners.isEmpty
       let kept = Array(state.book.unlocked.values)
       state.book = RuleBook(
-        rules: rules.map(\.withCleanNames), unlocked: kept, tick: configuration.evaluationTick.nanoseconds,
+        rules: rules.map(\.withCleanNames), unlocked: kept, earnings: state.book.earnings,
+        tick: configuration.evaluationTick.nanoseconds,
         wantsTicks: state.listeners.contains { $0.wantsTicks }, accountant: state.accountant)
       let at = state.accountant.cursor
       let fresh = evaluate(&state, at: at)

@@ -108,14 +108,15 @@ package final class Engine: Sendable {
     accountant.collectsEvents = !configuration.listeners.isEmpty
     accountant.keepsPendingTotals = !inMemory
     let book = RuleBook(
-      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks,
+      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks, earnings: restored.earnings,
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
     published = Locked(PublishedState(accountant: accountant, book: book))
     pipeline = CommitPipeline(
       store: store, journaled: !inMemory, state: state, announcer: announcer, clock: clock,
-      interval: configuration.checkpointInterval.nanoseconds, announced: Set(restored.unlocks.map(\.rule)))
+      interval: configuration.checkpointInterval.nanoseconds,
+      announced: Set((restored.unlocks + restored.earnings).map(\.announcementKey)))
     for listener in configuration.listeners { listener.restore(states: restored.listenerStates) }
   }
 
@@ -154,9 +155,12 @@ package final class Engine: Sendable {
   /// Screen names are cleaned here (``ScreenName/clean(_:)``), whatever recorded them.
   package func record(_ event: LifecycleEvent, at instant: MonotonicInstant) {
     let routine = Self.isRoutine(event)
+    let wakes = Self.wakesWriter(event)
     var pending: LifecycleEvent? = event
     let waiting = append(&pending, at: instant)
-    if mustRespond(routine: routine, waiting: waiting) { respond(to: routine ? nil : event, waiting: waiting) }
+    if mustRespond(routine: routine, waiting: waiting, wakes: wakes) {
+      respond(to: routine ? nil : event, waiting: waiting)
+    }
   }
 
   /// The hot path's first half: stamps the event in `pending` with the clock now and moves
@@ -183,16 +187,27 @@ package final class Engine: Sendable {
   @inline(__always)
   static func isRoutine(_ event: LifecycleEvent) -> Bool {
     switch event {
-    case .appear, .disappear, .pause, .resume, .interact: return true
+    case .appear, .disappear, .pause, .resume, .interact, .action: return true
     case .active, .inactive, .background, .foreground, .clockChanged, .terminate: return false
     }
   }
 
-  /// The hot path's second half: whether an event (``isRoutine(_:)`` or not), appended
-  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:)``.
+  /// Whether `event` is an action: routine, but the first one into an empty buffer asks
+  /// the writer to apply it (``respond(to:waiting:)``), so that an action recorded while
+  /// nothing accrues (in the background: no checkpoint timer runs) is applied, and made
+  /// durable by the checkpoint that follows, without waiting for another event.
   @inline(__always)
-  func mustRespond(routine: Bool, waiting: Int) -> Bool {
-    !routine || synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+  static func wakesWriter(_ event: LifecycleEvent) -> Bool {
+    if case .action = event { return true }
+    return false
+  }
+
+  /// The hot path's second half: whether an event (``isRoutine(_:)`` or not), appended
+  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:)``; `wakes` for
+  /// an action (``wakesWriter(_:)``).
+  @inline(__always)
+  func mustRespond(routine: Bool, waiting: Int, wakes: Bool = false) -> Bool {
+    !routine || synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents || (wakes && waiting == 1)
   }
 
   /// What an appended event makes the engine do, `waiting` events now in the buffer:
@@ -200,7 +215,7 @@ package final class Engine: Sendable {
   /// for a screen event or a touch (``isRoutine(_:)``), which need no more than its kind.
   func respond(to event: LifecycleEvent?, waiting: Int) {
     switch event {
-    case nil, .appear, .disappear, .pause, .resume, .interact:
+    case nil, .appear, .disappear, .pause, .resume, .interact, .action:
       if synchronous {
         process()
       } else if waiting == 4096 {
@@ -210,6 +225,9 @@ package final class Engine: Sendable {
         // The writer cannot keep up at all (a flood, or its queue is blocked): apply the
         // events here rather than let the buffer grow without bound.
         process()
+      } else if waiting == 1 {
+        // An action into an empty buffer (``wakesWriter(_:)``): the writer applies it soon.
+        onWriter { $0.process() }
       }
     case .background, .terminate:
       if synchronous {

@@ -27,6 +27,11 @@ public enum LifecycleEvent: Sendable, Equatable {
   case resume(id: ScreenInstance)
   /// The user touched the app (resets the idle timeout).
   case interact
+  /// The user did something the app counts (a quiz finished, ten pages read): `count`
+  /// times the action `name`, at this instant, credited to its local day, whatever the
+  /// app's state. Rules count it with ``Condition/actions(_:_:)``. A count below 1 or an
+  /// empty name records nothing; a count above 1,000,000 counts as 1,000,000.
+  case action(_ name: String, count: Int = 1)
   /// The wall clock and/or the time zone changed. `nil` keeps the current value.
   case clockChanged(wall: WallInstant?, timeZone: TimeZone?)
   /// The process is exiting cleanly. Prefer ``Tracker/terminate()``, which also commits.

@@ -119,8 +119,8 @@ enum LuaRuleParser {
     }
     let allowed: Set<String> =
       achievement
-      ? ["when", "check", "title", "description", "summary", "points", "hidden", "tiers"]
-      : ["when", "check", "title", "description", "summary"]
+      ? ["when", "check", "title", "description", "summary", "points", "hidden", "tiers", "every", "from", "to"]
+      : ["when", "check", "title", "description", "summary", "every", "from", "to"]
     if let failure = unknownKey(state.keys(ofTable: 1), allowed: allowed, in: kind) { return .failure(failure) }
     let keys = Set(state.keys(ofTable: 1))
     if let failure = taken(id, state) { return .failure(failure) }
@@ -143,6 +143,11 @@ enum LuaRuleParser {
       base.summary = try text(state, table: 1, key: "description")
       if base.summary == nil { base.summary = try text(state, table: 1, key: "summary") }
       base.isHidden = try flag(state, table: 1, key: "hidden")
+      // `every` (recurring), `from`, `to` (dates), read as the JSON form reads them.
+      let (every, from, to) = try (
+        text(state, table: 1, key: "every"), text(state, table: 1, key: "from"), text(state, table: 1, key: "to")
+      )
+      do { try base.setPeriod(every: every, from: from, to: to) } catch { throw Failure(error.message) }
     } catch {
       return .failure(error)
     }

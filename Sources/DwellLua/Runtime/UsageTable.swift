@@ -49,6 +49,8 @@ enum UsageTable {
     lua_pushinteger(L, 0)  // how many
     dwell_lua_pushhost(L, screen, 2)
     lua_setfield(L, -2, "screen")
+    dwell_lua_pushhost(L, action, 0)
+    lua_setfield(L, -2, "action")
     readOnly(L, tracked: true)
     return References(proxy: state.reference(), root: root, app: app)
   }
@@ -160,6 +162,40 @@ enum UsageTable {
       lua_pushvalue(L, 1)
       lua_pushvalue(L, -2)
       lua_rawset(L, tables)
+    }
+    return 1
+  }
+
+  /// `u.action(name)`: a read-only table whose `count` and `today_count` read the named
+  /// action's figures of the moment (zeros for one never recorded).
+  private static let action: dwell_lua_host_function = { L in
+    guard let L, let state = LuaState.owner(L) else { return 0 }
+    guard lua_type(L, 1) == LUA_TSTRING else {
+      return state.raise("\(state.whereCalled()) u.action needs an action's name, as in u.action(\"quiz_done\")")
+    }
+    lua_settop(L, 1)
+    dwell_lua_pushhost(L, actionField, 1)
+    readOnly(L)  // empty: every read goes to actionField
+    return 1
+  }
+
+  /// Reads `count` or `today_count` of an action's table (nil for another key, or outside a call).
+  private static let actionField: dwell_lua_host_function = { L in
+    guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return 0 }
+    var keyLength = 0
+    var nameLength = 0
+    guard let key = lua_tolstring(L, 2, &keyLength),
+      let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
+    else { return 0 }
+    let field = UnsafeRawBufferPointer(start: key, count: keyLength)
+    let figures = usage.pointee.action(
+      String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self))
+    if field.named("count") {
+      lua_pushinteger(L, lua_Integer(figures.count))
+    } else if field.named("today_count") {
+      lua_pushinteger(L, lua_Integer(figures.todayCount))
+    } else {
+      return 0
     }
     return 1
   }

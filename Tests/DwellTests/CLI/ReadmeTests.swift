@@ -51,6 +51,10 @@ import Testing
     let file = FileHandle.standardOutput
     """,
     "Testing your unlock logic": "let configuration = Tracker.Configuration()",
+    "Actions and periods": """
+    var configuration = Tracker.Configuration()
+    let tracker = Tracker(configuration: configuration)
+    """,
     "Rules in Lua": """
     let rulesFolder = "rules/learning"
     let rulesFolderURL = URL(fileURLWithPath: rulesFolder)

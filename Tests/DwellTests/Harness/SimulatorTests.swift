@@ -71,7 +71,7 @@ import Testing
     } throws: { error in
       "\(error)"
         == "the rules do not load: \(dir.directory)/pack.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); "
-        + "unlock takes check, description, summary, title, when"
+        + "unlock takes check, description, every, from, summary, title, to, when"
     }
   }
 

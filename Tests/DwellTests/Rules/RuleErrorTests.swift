@@ -86,11 +86,12 @@ import Testing
     (
       #"unlock "a" { when = { sesions = 3 } }"#,
       "p.lua:1: rule 'a': unknown key 'sesions' (did you mean 'sessions'?); a condition is one of: screen + seconds, "
-        + "screen + visits, appSeconds, sessions, activeDays, streak (with minimumPerDay and screen if wanted), all, any"
+        + "screen + visits, appSeconds, sessions, activeDays, streak (with minimumPerDay and screen, or action, if "
+        + "wanted), action + count, unlocked, all, any; a figure may add within"
     ),
     (
       #"unlock "a" { wen = { sessions = 1 } }"#,
-      "p.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, summary, title, when"
+      "p.lua:1: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, every, from, summary, title, to, when"
     ),
     (
       #"unlock "a" { title = "A" }"#,
@@ -324,7 +325,7 @@ import Testing
     ),
     (
       "[{\"id\": \"a\", \"wen\": {\"sessions\": 1}}]",
-      "r.json:1: rule 'a': unknown key 'wen' (did you mean 'when'?); a rule takes description, id, title, when"
+      "r.json:1: rule 'a': unknown key 'wen' (did you mean 'when'?); a rule takes description, every, from, id, title, to, when"
     ),
     (
       "[{\"id\": \"a\", \"when\": {\"sessions\": 1}},\n{\"id\": \"a\", \"when\": {\"sessions\": 2}}]",

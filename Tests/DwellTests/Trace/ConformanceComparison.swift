@@ -13,12 +13,14 @@ struct ConformanceComparison {
     var crashes = 0
     var interval = 2.0
     var visits = 0
+    /// By action name: the counts recorded within `interval` before a crash (which it may lose).
+    var actions: [String: Int] = [:]
     var slack: Double { Double(crashes) * interval }
   }
 
   let expected: [String: Any]
   let budget: CrashBudget
-  private(set) var differences: [String] = []
+  var differences: [String] = []
 
   /// Compares `got` (the replay's standard output) with `expected`.
   init(expected: [String: Any], got: [String: Any], budget: CrashBudget) {
@@ -37,20 +39,30 @@ struct ConformanceComparison {
     }
     var state = "dead"
     var appeared: [Double] = []
+    var acted: [(t: Double, name: String, count: Int)] = []
     for line in trace.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
       let event = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] ?? [:]
       let name = event["event"] as? String ?? ""
       let t = (event["t"] as? NSNumber)?.doubleValue ?? 0
       switch name {
       case "appear": appeared.append(t)
+      case "action":
+        acted.append((t, event["name"] as? String ?? "", (event["count"] as? NSNumber)?.intValue ?? 1))
       case "crash":
         if state == "active" || state == "inactive" {
           budget.crashes += 1
           budget.visits += appeared.filter { t - $0 <= budget.interval + tolerance }.count
         }
+        for action in acted where t - action.t <= budget.interval + tolerance {
+          budget.actions[action.name, default: 0] += action.count
+        }
+        acted = []
         state = "dead"
       case "launch", "foreground": state = "inactive"
-      case "active", "inactive", "background": state = name
+      case "active", "inactive": state = name
+      case "background":
+        state = name
+        acted = []  // durable from here on
       case "terminate": state = "dead"
       default: break
       }
@@ -84,6 +96,7 @@ struct ConformanceComparison {
       days("screens[\(name)]", screen["days"], gotScreen["days"])
     }
 
+    compareActions(got)
     guard let unlocks = expected["unlocks"] as? [String: Any] else { return }
     guard let gotUnlocks = got["unlocks"] as? [String: Any] else { return differences.append("unlocks: missing") }
     for rule in Set(unlocks.keys).union(gotUnlocks.keys).sorted() {
@@ -113,7 +126,7 @@ struct ConformanceComparison {
     }
   }
 
-  private mutating func count(_ path: String, _ want: Any?, _ have: Any?, below: Int = 0, above: Int = 0) {
+  mutating func count(_ path: String, _ want: Any?, _ have: Any?, below: Int = 0, above: Int = 0) {
     let want = (want as? NSNumber)?.intValue ?? 0
     guard let number = have as? NSNumber, let have = Int(exactly: number.doubleValue) else {
       return differences.append("\(path): not an integer: \(String(describing: have))")
