@@ -29,7 +29,7 @@ func exportChild(_ arguments: [String]) throws {
     throw CocoaError(.featureUnsupported)
   }
   let store = try Store(path: arguments[1], readOnly: true)
-  FileManager.default.createFile(atPath: arguments[2], contents: nil)
+  guard FileManager.default.createFile(atPath: arguments[2], contents: nil) else { throw CocoaError(.fileWriteUnknown) }
   let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: arguments[2]))
   let base = residentMiB()
   let start = now()

@@ -23,7 +23,7 @@ public struct RuleSource: Sendable {
     if isDirectory.boolValue || path.hasSuffix(".lua") {
       let pack = try LuaRulePack(contentsOf: path, limits: limits)  // named as a tracker names it
       // What concerns more than one rule (`unlocked` cycles), as the JSON form checks it.
-      do { try Rule.validate(pack.rules) } catch {
+      do { try RuleSet(rules: pack.rules).validate() } catch {
         throw RuleError(rule: error.rule, error.message, file: error.file ?? path, line: error.line)
       }
       return RuleSource(rules: pack.rules, pack: pack, scripts: pack.scripts, limits: limits)
