@@ -56,7 +56,7 @@ import Testing
     // Any key's mistake is placed at the key, in the tier it names.
     (
       "unlock \"a\" {\n  title = \"A\",\n  wen = { sessions = 1 },\n}",
-      "p.lua:3: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, summary, title, when"
+      "p.lua:3: rule 'a': unknown key 'wen' (did you mean 'when'?); unlock takes check, description, every, from, summary, title, to, when"
     ),
     (
       "achievement \"a\" {\n  tiers = {\n    { \"bronze\", when = { sessions = 1 }, points = 1 },\n"
