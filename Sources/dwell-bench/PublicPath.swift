@@ -1,5 +1,5 @@
-// dwell-bench's public-path figures: what an app pays per call of `Tracker.screenAppeared`,
-// `screenDisappeared` and `record(.interact)`, on a tracker made as an app makes one.
+// dwell-bench's public-path figures: what an app pays per call of `Tracker.record` with
+// `.appear`, `.disappear` and `.interact`, on a tracker made as an app makes one.
 import Dwell
 import Foundation
 
@@ -48,10 +48,10 @@ final class LessonsViewController {}
   interact.reserveCapacity(samples)
   for sample in 0..<samples {
     var start = now()
-    for i in 0..<batch { tracker.screenAppeared(names[i & 1], id: ids[i]) }
+    for i in 0..<batch { tracker.record(.appear(screen: names[i & 1], id: ids[i])) }
     appear.append(Double(now() - start) / Double(batch))
     start = now()
-    for i in 0..<batch { tracker.screenDisappeared(id: ids[i]) }
+    for i in 0..<batch { tracker.record(.disappear(id: ids[i])) }
     disappear.append(Double(now() - start) / Double(batch))
     start = now()
     for _ in 0..<batch { tracker.record(.interact) }
@@ -67,14 +67,14 @@ final class LessonsViewController {}
   appearOne.reserveCapacity(singles)
   disappearOne.reserveCapacity(singles)
   interactOne.reserveCapacity(singles)
-  tracker.screenAppeared(names[0], id: ids[0])
+  tracker.record(.appear(screen: names[0], id: ids[0]))
   for call in 0..<singles {
     let (from, to) = (ids[call % batch], ids[(call + 1) % batch])
     var start = now()
-    tracker.screenAppeared(names[call & 1], id: to)
+    tracker.record(.appear(screen: names[call & 1], id: to))
     appearOne.append(Double(now() - start))
     start = now()
-    tracker.screenDisappeared(id: from)
+    tracker.record(.disappear(id: from))
     disappearOne.append(Double(now() - start))
     start = now()
     tracker.record(.interact)

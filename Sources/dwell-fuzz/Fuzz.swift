@@ -40,7 +40,7 @@ let scriptLimits = ScriptLimits(
 /// values and functions: whatever the script does, the host must come back.
 func runScripts(_ pack: LuaRulePack) {
   let clock = ManualClock()
-  pack.setHostValue("value", [1, "x"])
+  pack.setHostValue("value", .list([1, "x"]))
   pack.setHostFunction("echo") { $0.first ?? .null }
   pack.restore(states: ["lua:fuzz/fuzz": #"{"a":[1,{"b":2}]}"#])
   guard

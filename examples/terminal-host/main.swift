@@ -85,8 +85,8 @@ while let line = readLine()?.trimmingCharacters(in: .whitespaces) {
     continue
   }
   let next = ScreenInstance(UUID().uuidString)
-  tracker.screenAppeared(screen, id: next)
-  if let current { tracker.screenDisappeared(id: current) }
+  tracker.record(.appear(screen: screen, id: next))
+  if let current { tracker.record(.disappear(id: current)) }
   current = next
   print("Now on \(screen).")
 }

@@ -1,10 +1,10 @@
 /// A value an app hands to rule scripts as `host.name`: a string, number, boolean, list or
-/// table of them, written as a literal.
+/// table of them; a number, string or Boolean is written as a literal.
 ///
 /// ```swift
 /// tracker.setHostValue("level", 3)
 /// tracker.setHostValue("subscriber", true)
-/// tracker.setHostValue("badges", ["owl", "lark"])
+/// tracker.setHostValue("badges", .list(["owl", "lark"]))
 /// ```
 public enum HostValue: Sendable, Equatable {
   case null
@@ -42,16 +42,11 @@ public enum HostValue: Sendable, Equatable {
   }
 }
 
-extension HostValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-  ExpressibleByFloatLiteral, ExpressibleByStringLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+extension HostValue: ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+  ExpressibleByStringLiteral
 {
-  public init(nilLiteral: ()) { self = .null }
   public init(booleanLiteral value: Bool) { self = .bool(value) }
   public init(integerLiteral value: Int) { self = .number(Double(value)) }
   public init(floatLiteral value: Double) { self = .number(value) }
   public init(stringLiteral value: String) { self = .string(value) }
-  public init(arrayLiteral elements: HostValue...) { self = .list(elements) }
-  public init(dictionaryLiteral elements: (String, HostValue)...) {
-    self = .table(Dictionary(elements, uniquingKeysWith: { _, last in last }))
-  }
 }

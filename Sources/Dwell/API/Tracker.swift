@@ -211,12 +211,12 @@ public final class Tracker: Sendable {
 
   /// A screen instance became visible (for screens the UIKit/SwiftUI adapters don't see).
   /// The engine cleans the name (``ScreenName/clean(_:)``) as it records it.
-  public func screenAppeared(_ name: String, id: ScreenInstance) {
+  package func screenAppeared(_ name: String, id: ScreenInstance) {
     enter(.appear(screen: name, id: id))
   }
 
   /// A screen instance stopped being visible.
-  public func screenDisappeared(id: ScreenInstance) { enter(.disappear(id: id)) }
+  package func screenDisappeared(id: ScreenInstance) { enter(.disappear(id: id)) }
 
   /// Starts a feature timer that is not a screen ("video playing"). It accrues like a
   /// screen, while the app is active, and is queried as `.screen(name)`.

@@ -67,7 +67,7 @@ extension Duration {
   /// `n` minutes, fractional: `.minutes(1.5)`, to the millisecond. NaN is `.zero`; beyond
   /// the range of `Int64` milliseconds (about 292 million years), including the infinities,
   /// the end of the range, never a trap.
-  public static func minutes(_ n: Double) -> Duration {
+  package static func minutes(_ n: Double) -> Duration {
     let milliseconds = (n * 60_000).rounded()
     if milliseconds.isNaN { return .zero }
     // 2^63 is the first Double past Int64.max.

@@ -139,7 +139,7 @@ import Testing
     let sim = TrackerSimulation()
     let tracker = sim.tracker
     tracker.setHostValue("level", 3)
-    tracker.setHostValue("names", ["a", "b"])
+    tracker.setHostValue("names", .list(["a", "b"]))
     let script = #"unlock "third" { check = function(u) return host.level == 3 and host.names[2] == "b" end }"#
     try tracker.setRules(pack: try Self.pack(script))
     sim.use("Home", for: .seconds(2))
