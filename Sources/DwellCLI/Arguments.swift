@@ -94,7 +94,7 @@ struct UsageError: Error {
 }
 
 /// A failure while doing the work: exit code 1.
-struct Failure: Error {
+struct CommandFailure: Error {
   var message: String
   init(_ message: String) { self.message = message }
 }

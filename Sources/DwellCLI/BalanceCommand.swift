@@ -68,14 +68,14 @@ enum BalanceCommand {
     do {
       population = try PersonaFile.load(personasPath)
     } catch {
-      throw Failure("invalid personas: \(error)")
+      throw CommandFailure("invalid personas: \(error)")
     }
     var packs: [BalancePack] = []
     for path in [old] + (new.map { [$0] } ?? []) {
       do {
         packs.append(try BalancePack(path: path))
       } catch {
-        throw Failure("invalid rules: \(error)")
+        throw CommandFailure("invalid rules: \(error)")
       }
     }
     let runs = packs.map {
@@ -131,7 +131,7 @@ enum BalanceCommand {
     do {
       return try run.runBlocking { progress.update($0) }
     } catch {
-      throw Failure("\(error)")
+      throw CommandFailure("\(error)")
     }
   }
 

@@ -89,7 +89,7 @@ enum DiskSoakCommand {
     engine.terminate()
     Terminal.print(
       "disk-soak: \(rounds) rounds, \(visits) visits, \(errors.value) failed writes survived, \(failures) failed")
-    if failures > 0 { throw Failure("\(failures) of \(rounds) rounds lost data") }
+    if failures > 0 { throw CommandFailure("\(failures) of \(rounds) rounds lost data") }
   }
 
   /// Writes a filler file until the file system is full; returns its size.

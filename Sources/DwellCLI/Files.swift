@@ -8,11 +8,11 @@ internal import Foundation
 enum Files {
   /// Writes `text` to the file at `path` through ``Output``, every write and the close
   /// checked; refused when `path` is one of `inputs`, the files the command reads.
-  static func write(_ text: String, to path: String, sparing inputs: [String]) throws(Failure) {
+  static func write(_ text: String, to path: String, sparing inputs: [String]) throws(CommandFailure) {
     do {
       try Output.write(text, to: path, sparing: inputs)
     } catch {
-      throw Failure(error.description)
+      throw CommandFailure(error.description)
     }
   }
 
@@ -21,14 +21,14 @@ enum Files {
 
   /// The text of the trace at `path`: refused from its size (before any byte is read) when
   /// over ``traceLimit``, read through the rule files' bounded reader.
-  static func readTrace(_ path: String) throws(Failure) -> String {
+  static func readTrace(_ path: String) throws(CommandFailure) -> String {
     guard FileManager.default.isReadableFile(atPath: path) else {
-      throw Failure("cannot read \(path): no such file, or not readable")
+      throw CommandFailure("cannot read \(path): no such file, or not readable")
     }
     do {
       return String(decoding: try RuleFile.read(path, limit: traceLimit), as: UTF8.self)
     } catch {
-      throw Failure(error.description)
+      throw CommandFailure(error.description)
     }
   }
 

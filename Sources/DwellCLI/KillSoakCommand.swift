@@ -271,7 +271,7 @@ enum KillSoakCommand {
       String(
         format: "kill-soak: %d trials, %d failed, worst loss %.3f s (allowed %.3f s), %d announced unlocks checked",
         trials, failures, worstLoss, delays == nil ? interval.seconds + 0.1 : 0.001, announcedTotal))
-    if failures > 0 { throw Failure("\(failures) kill trial(s) failed") }
+    if failures > 0 { throw CommandFailure("\(failures) kill trial(s) failed") }
   }
 }
 

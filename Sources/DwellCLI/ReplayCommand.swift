@@ -46,19 +46,19 @@ enum ReplayCommand {
     do {
       events = try TraceParser.parse(text)
     } catch {
-      throw Failure("\(path): \(error)")
+      throw CommandFailure("\(path): \(error)")
     }
     let store = args.value("store") ?? Files.temporaryStore()
     defer { if args.value("store") == nil { Store.removeFiles(at: store) } }
     if let kept = args.value("store"), FileManager.default.fileExists(atPath: kept) {
-      throw Failure("\(kept) already exists; replay writes a new store (remove it or choose another path)")
+      throw CommandFailure("\(kept) already exists; replay writes a new store (remove it or choose another path)")
     }
     let progress = ProgressBar(total: events.count)
     let report: UsageReport
     do {
       report = try Replayer(storePath: store, configuration: configuration).run(events) { progress.update($0) }
     } catch {
-      throw Failure("\(error)")
+      throw CommandFailure("\(error)")
     }
     progress.finish()
     if args.flag("json") {
@@ -73,4 +73,3 @@ enum ReplayCommand {
     }
   }
 }
-

@@ -32,7 +32,7 @@ enum ReportCommand {
 
   static func run(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no store at \(path)") }
     let days = try args.integer("days")
     let report: UsageReport
     let visits: [Store.Visit]
@@ -41,10 +41,10 @@ enum ReportCommand {
       report = try UsageReport(store: store)
       visits = args.value("html") == nil ? [] : try store.visits()
     } catch {
-      throw Failure("cannot read the store \(path): \(error)")
+      throw CommandFailure("cannot read the store \(path): \(error)")
     }
     if let screen = args.value("screen"), report.screens[screen] == nil {
-      throw Failure("no screen named '\(screen)' in \(path)")
+      throw CommandFailure("no screen named '\(screen)' in \(path)")
     }
     if let html = args.value("html") {
       let page = HTMLReport(report: report, visits: visits, title: URL(fileURLWithPath: path).lastPathComponent)

@@ -29,7 +29,7 @@ enum RulesCommand {
       source = try RuleSource.load(path)
     } catch {
       for warning in warnings { Terminal.show("warning: \(warning)") }
-      throw Failure("invalid rules: \(error)")
+      throw CommandFailure("invalid rules: \(error)")
     }
     let count = source.rules.count
     Terminal.show("\(path): \(count) rule\(count == 1 ? "" : "s")\(warnings.isEmpty ? ", valid" : "")")
@@ -48,7 +48,7 @@ enum RulesCommand {
     for note in RuleNotes.notes(source.rules) { Terminal.show("note: \(note)") }
     guard warnings.isEmpty else {
       for warning in warnings { Terminal.show("error: \(warning)") }
-      throw Failure("\(path) uses what rule scripts cannot use (at run time those rules would be disabled)")
+      throw CommandFailure("\(path) uses what rule scripts cannot use (at run time those rules would be disabled)")
     }
   }
 

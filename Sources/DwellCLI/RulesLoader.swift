@@ -12,7 +12,7 @@ enum RulesLoader {
       source.pack?.onDiagnostic { writeError("warning: \($0)") }
       return source
     } catch {
-      throw Failure("invalid rules: \(error)")
+      throw CommandFailure("invalid rules: \(error)")
     }
   }
 }
@@ -21,12 +21,12 @@ extension RuleSource {
   /// `base` with these rules, levels and plugins, through the rule set every route takes
   /// (a JSON file's rules as the app's, a Lua pack as the pack).
   ///
-  /// - Throws: ``Failure`` when the set does not validate.
+  /// - Throws: ``CommandFailure`` when the set does not validate.
   func configuration(base: Engine.Configuration) throws -> Engine.Configuration {
     do {
       return try RuleSet(rules: pack == nil ? rules : [], pack: pack).validated(base: base)
     } catch {
-      throw Failure("invalid rules: \(error)")
+      throw CommandFailure("invalid rules: \(error)")
     }
   }
 }

@@ -77,12 +77,12 @@ enum SimCommand {
     } catch let error as UsageError {
       throw error
     } catch {
-      throw Failure("\(error)")
+      throw CommandFailure("\(error)")
     }
     defer { simulator.close() }
     if let script = args.value("script"), script != "-" {
       guard let handle = FileHandle(forReadingAtPath: script) else {
-        throw Failure("cannot read \(script): no such file, or not readable")
+        throw CommandFailure("cannot read \(script): no such file, or not readable")
       }
       defer { try? handle.close() }
       try runScript(LineReader(fd: handle.fileDescriptor), name: script, simulator, watch: args.flag("watch"))
@@ -139,11 +139,11 @@ enum SimCommand {
         if !answer.isEmpty { printer.write(TextLines.lines(of: answer).map(escapingControls).joined(separator: "\n")) }
       } catch {
         printer.flush()
-        throw Failure("\(name):\(number): \(error.message)")
+        throw CommandFailure("\(name):\(number): \(error.message)")
       }
     }
     if reader.isOverlong {
-      throw Failure("\(name):\(number + 1): a line longer than \(LineReader.lineLimit >> 10) KiB")
+      throw CommandFailure("\(name):\(number + 1): a line longer than \(LineReader.lineLimit >> 10) KiB")
     }
   }
 

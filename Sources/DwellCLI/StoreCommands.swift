@@ -41,11 +41,11 @@ enum StoreCommands {
     run: check)
 
   static func open(_ path: String, readOnly: Bool) throws -> Store {
-    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no store at \(path)") }
     do {
       return try Store(path: path, readOnly: readOnly)
     } catch {
-      throw Failure("cannot read the store \(path): \(error)")
+      throw CommandFailure("cannot read the store \(path): \(error)")
     }
   }
 
@@ -59,9 +59,9 @@ enum StoreCommands {
     let out = args.value("out")
     let fd: Int32
     do {
-      fd = try out.map { file throws(Output.Failure) in try Output.open(file, sparing: Output.storeFiles(path)) } ?? 1
+      fd = try out.map { file throws(Output.WriteFailure) in try Output.open(file, sparing: Output.storeFiles(path)) } ?? 1
     } catch {
-      throw Failure(error.description)
+      throw CommandFailure(error.description)
     }
     var failedWrite: Int32?
     var problem: (any Error)?
@@ -79,17 +79,17 @@ enum StoreCommands {
       do {
         try Output.close(fd, out, after: failedWrite)
       } catch {
-        throw Failure(error.description)
+        throw CommandFailure(error.description)
       }
     }
     if let problem {
-      throw Failure(problem is Output.Failure ? "\(problem)" : "cannot export \(path): \(problem)")
+      throw CommandFailure(problem is Output.WriteFailure ? "\(problem)" : "cannot export \(path): \(problem)")
     }
   }
 
   static func erase(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no store at \(path)") }
     let store: Store
     do {
       store = try Store(path: path, readOnly: false)
@@ -98,12 +98,12 @@ enum StoreCommands {
       // as the app's erase() deletes the stores it moved aside.
       Store.removeFiles(at: path)
       try removeMovedAside(path)
-      guard !FileManager.default.fileExists(atPath: path) else { throw Failure("cannot delete \(path)") }
+      guard !FileManager.default.fileExists(atPath: path) else { throw CommandFailure("cannot delete \(path)") }
       Terminal.print(
         "Erased \(path): the store was damaged (\(escapingControls(error.message))), so its files are deleted.")
       return
     } catch {
-      throw Failure("cannot read the store \(path): \(error)")
+      throw CommandFailure("cannot read the store \(path): \(error)")
     }
     do {
       let removed = try store.erase()
@@ -111,7 +111,7 @@ enum StoreCommands {
         "Erased \(path): \(removed.visits) visits, \(removed.dayTotals) day totals, \(removed.screens) screens, \(removed.unlocks) unlocks."
       )
     } catch {
-      throw Failure("cannot erase \(path): \(error)")
+      throw CommandFailure("cannot erase \(path): \(error)")
     }
     try removeMovedAside(path)
   }
@@ -121,13 +121,13 @@ enum StoreCommands {
     do {
       try Store.removeMovedAside(besides: path)
     } catch {
-      throw Failure("cannot delete a damaged store moved aside beside \(path): \(error)")
+      throw CommandFailure("cannot delete a damaged store moved aside beside \(path): \(error)")
     }
   }
 
   static func check(_ args: Arguments) throws {
     let path = args.argument("STORE")
-    guard FileManager.default.fileExists(atPath: path) else { throw Failure("no store at \(path)") }
+    guard FileManager.default.fileExists(atPath: path) else { throw CommandFailure("no store at \(path)") }
     let store: Store
     do {
       store = try Store(path: path, readOnly: true)
@@ -135,9 +135,9 @@ enum StoreCommands {
       // Found at open: a damaged page, schema or value (the message names the table and row).
       Terminal.print("Store:     \(path)")
       Terminal.print("Integrity: \(error.message)")
-      throw Failure("\(path): \(error.message)")
+      throw CommandFailure("\(path): \(error.message)")
     } catch {
-      throw Failure("cannot read the store \(path): \(error)")
+      throw CommandFailure("cannot read the store \(path): \(error)")
     }
     let integrity: [String]
     let summary: Store.Summary
@@ -147,7 +147,7 @@ enum StoreCommands {
       try store.checkVisits()
       _ = try UsageReport(store: store)  // the day totals are checked as they are read
     } catch {
-      throw Failure("\(path) is damaged: \(error)")
+      throw CommandFailure("\(path) is damaged: \(error)")
     }
     let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
     Terminal.print("Store:     \(path) (\(size / 1024) KiB)")
@@ -157,6 +157,6 @@ enum StoreCommands {
       "Contents:  \(summary.screens) screens, \(summary.visits) visits, \(summary.dayTotals) day totals, \(summary.unlocks) unlocks"
     )
     Terminal.print("Days:      \(summary.days.map { "\($0.lowerBound) to \($0.upperBound)" } ?? "none")")
-    guard integrity == ["ok"] else { throw Failure("\(path) failed the integrity check") }
+    guard integrity == ["ok"] else { throw CommandFailure("\(path) failed the integrity check") }
   }
 }

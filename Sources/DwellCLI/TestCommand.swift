@@ -51,10 +51,10 @@ enum TestCommand {
 
   static func run(_ args: Arguments) throws {
     let pack = args.argument("PACK")
-    guard FileManager.default.fileExists(atPath: pack) else { throw Failure("\(pack): no such file or folder") }
+    guard FileManager.default.fileExists(atPath: pack) else { throw CommandFailure("\(pack): no such file or folder") }
     let files = Scenario.files(forPack: pack)
     guard !files.isEmpty else {
-      throw Failure("\(pack) has no scenarios: write tests/NAME.scenario beside its scripts (see 'dwell test --help')")
+      throw CommandFailure("\(pack) has no scenarios: write tests/NAME.scenario beside its scripts (see 'dwell test --help')")
     }
     let results = ScenarioRunner.run(files, pack: pack)
     let color = Terminal.wantsColor
@@ -74,7 +74,7 @@ enum TestCommand {
       try Files.write(JUnitReport.xml([(pack, results)]), to: path, sparing: Output.packFiles(pack) + files)
     }
     let failed = results.filter { !$0.succeeded }.count
-    guard failed == 0 else { throw Failure("\(failed) of \(results.count) scenarios failed") }
+    guard failed == 0 else { throw CommandFailure("\(failed) of \(results.count) scenarios failed") }
     Terminal.print("\(results.count) scenario\(results.count == 1 ? "" : "s") passed")
   }
 }

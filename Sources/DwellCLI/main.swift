@@ -22,7 +22,7 @@ do {
 } catch let error as UsageError {
   writeError(error.message)
   code = 2
-} catch let error as Failure {
+} catch let error as CommandFailure {
   writeError(error.message)
   code = 1
 } catch {

@@ -12,7 +12,7 @@ internal import Foundation
 /// error with the reason (a full disk, `/dev/full`, a closed pipe), never a success.
 package enum Output {
   /// A write that failed: what was being written and why.
-  package struct Failure: Error, CustomStringConvertible, Sendable {
+  package struct WriteFailure: Error, CustomStringConvertible, Sendable {
     package var description: String
   }
 
@@ -21,9 +21,9 @@ package enum Output {
   /// command reads), by device and inode, so `report S --html S` or a link to S is refused
   /// before a byte of S is lost.
   ///
-  /// - Throws: ``Failure`` when `path` is one of `inputs`, or ("cannot write PATH: No space
+  /// - Throws: ``WriteFailure`` when `path` is one of `inputs`, or ("cannot write PATH: No space
   ///   left on device") when opening, any write or the close fails.
-  package static func write(_ text: String, to path: String, sparing inputs: [String]) throws(Failure) {
+  package static func write(_ text: String, to path: String, sparing inputs: [String]) throws(WriteFailure) {
     let fd = try open(path, sparing: inputs)
     let written = put(text, fd: fd)
     try close(fd, path, after: written)
@@ -33,8 +33,8 @@ package enum Output {
   /// is one of `inputs`, created or emptied), for output written in pieces (`export`);
   /// ``close(_:_:after:)`` ends it.
   ///
-  /// - Throws: ``Failure`` when `path` is one of `inputs` or cannot be opened or emptied.
-  package static func open(_ path: String, sparing inputs: [String]) throws(Failure) -> Int32 {
+  /// - Throws: ``WriteFailure`` when `path` is one of `inputs` or cannot be opened or emptied.
+  package static func open(_ path: String, sparing inputs: [String]) throws(WriteFailure) -> Int32 {
     #if canImport(Glibc)
       let fd = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
     #else
@@ -49,7 +49,7 @@ package enum Output {
     }
     if let input = inputs.first(where: { isFile($0, output) }) {
       _ = closeDescriptor(fd)
-      throw Failure(
+      throw WriteFailure(
         description: "will not write \(path): it is \(input), which this command reads; name another file")
     }
     // Emptied only now, when it is known not to be an input (a device such as /dev/full is
@@ -64,7 +64,7 @@ package enum Output {
 
   /// Closes `fd`, opened by ``open(_:sparing:)``; throws for `written` (the `errno` of a
   /// failed write) or a failed close.
-  package static func close(_ fd: Int32, _ path: String, after written: Int32?) throws(Failure) {
+  package static func close(_ fd: Int32, _ path: String, after written: Int32?) throws(WriteFailure) {
     let closed = closeDescriptor(fd)
     if let problem = written ?? (closed == 0 ? nil : closed) { throw failure(path, problem) }
   }
@@ -137,7 +137,7 @@ package enum Output {
   }
 
   /// "cannot write PATH: REASON".
-  package static func failure(_ what: String, _ code: Int32) -> Failure {
-    Failure(description: "cannot write \(what): \(String(cString: strerror(code)))")
+  package static func failure(_ what: String, _ code: Int32) -> WriteFailure {
+    WriteFailure(description: "cannot write \(what): \(String(cString: strerror(code)))")
   }
 }

@@ -133,7 +133,7 @@ struct AwardLog: ScriptedRulePack, StatefulListener {
 
   var hasUnsavedStates: Bool { pack.hasUnsavedStates }
 
-  func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+  func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
     let actions = pack.receive(event, usage: usage)
     for case .award(let points, let reason, let source) in actions { onAward(points, reason, source) }
     return actions

@@ -28,9 +28,9 @@ package struct RulePackArchive: Sendable, Equatable {
     guard data.count <= Self.maximumSize else {
       throw .malformedArchive("\(data.count) bytes, more than the \(Self.maximumSize) allowed")
     }
-    let document: Document
+    let document: ArchiveDocument
     do {
-      document = try JSONDecoder().decode(Document.self, from: data)
+      document = try JSONDecoder().decode(ArchiveDocument.self, from: data)
     } catch {
       throw .malformedArchive("not a JSON document with 'format' and 'files' (\(error))")
     }
@@ -48,12 +48,12 @@ package struct RulePackArchive: Sendable, Equatable {
   package var data: Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    return (try? encoder.encode(Document(format: Self.format, files: contents))) ?? Data()
+    return (try? encoder.encode(ArchiveDocument(format: Self.format, files: contents))) ?? Data()
   }
 
   package static func == (a: Self, b: Self) -> Bool { a.contents == b.contents }
 
-  private struct Document: Codable {
+  private struct ArchiveDocument: Codable {
     var format: String
     var files: [String: String]
   }

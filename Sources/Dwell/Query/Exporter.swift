@@ -17,7 +17,7 @@ public enum ExportFormat: String, Sendable, CaseIterable {
 /// store's queue, never the whole output in memory. Each kind of record is a ``Section``;
 /// a new table is one more section (``Exporter+Formats.swift`` writes them).
 struct Exporter {
-  struct DayRow: Encodable {
+  struct DayEntry: Encodable {
     var day: String
     var screen: String?
     var seconds: Double
@@ -52,7 +52,7 @@ struct Exporter {
 
   /// Rows bounded by days × screens, rules and plugins, read at once with the totals
   /// (the engine holds them too).
-  let days: [DayRow]
+  let days: [DayEntry]
   let unlocks: [UnlockRow]
   let pluginStates: [StateRow]
   let sessions: Int
@@ -68,11 +68,11 @@ struct Exporter {
     self.pageSize = max(1, pageSize)
     mark = try store.exportMark()
     let usage = try store.load()
-    var days = usage.app.days.map { DayRow(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
+    var days = usage.app.days.map { DayEntry(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
     for screen in usage.screens {
       let tally = screen.tally
       days += Set(tally.days.keys).union(tally.visitDays.keys).map { day in
-        DayRow(
+        DayEntry(
           day: day.description, screen: screen.name, seconds: Self.seconds(tally.days[day] ?? 0),
           visits: tally.visitDays[day] ?? 0)
       }

@@ -29,7 +29,7 @@ extension UsageReport {
     let encoder = JSONEncoder()
     encoder.outputFormatting =
       pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-    var document = Document(self, unlocks: includeUnlocks ? unlockTime : nil)
+    var document = ReportDocument(self, unlocks: includeUnlocks ? unlockTime : nil)
     document.addActions(self, recurring: recurring, time: unlockTime)
     // Every value is a string, an integer or a finite number: encoding cannot fail.
     guard let data = try? encoder.encode(document) else { return "{}" }
@@ -38,7 +38,7 @@ extension UsageReport {
 }
 
 /// The JSON document of a report: the shape <doc:Accounting> gives it.
-private struct Document: Encodable {
+private struct ReportDocument: Encodable {
   struct App: Encodable {
     var seconds: Seconds
     var sessions: Int

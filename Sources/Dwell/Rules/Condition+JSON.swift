@@ -265,4 +265,3 @@ extension Condition {
     return duration > .seconds(1_000_000_000) ? "a duration must be at most 1,000,000,000 seconds" : nil
   }
 }
-

@@ -8,7 +8,7 @@
 /// the caller's thread inside `setRules` and `terminate`, which process before they return; it must be quick.
 package protocol RuleCheck: Sendable {
   /// Whether the rule should unlock, given the usage at the moment of evaluation.
-  func holds(_ usage: UsageView) -> Bool
+  func holds(_ usage: UsageFigures) -> Bool
   /// Whether its answer may change with time alone, so the engine runs it at every second
   /// of app time; `false` when its last run read only figures that change on events (and
   /// at midnight, when the engine runs it too). Checks that do not say so change with time.

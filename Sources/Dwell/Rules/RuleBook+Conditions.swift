@@ -8,7 +8,7 @@ extension RuleBook {
     let m: Int64
     let today: Day
     let appSlot: Int
-    var view: UsageView?
+    var view: UsageFigures?
     /// Whether `m` is the first instant of `today`: a `within` part then also looks at
     /// the period of the day that just ended (time credited up to `m` is in it).
     var dayStart = false

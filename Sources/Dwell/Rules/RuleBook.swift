@@ -172,7 +172,7 @@ struct RuleBook {
     wantsTicks && accountant.app.nanos > 0 && accountant.app.nanos % tick == 0
   }
 
-  func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageView {
+  func makeView(at m: Int64, _ accountant: Accountant, today: Day) -> UsageFigures {
     Self.makeView(at: m, accountant, today: today, appDays: qualifiers, appSlot)
   }
 
@@ -180,8 +180,8 @@ struct RuleBook {
   static func makeView(
     at m: Int64, _ accountant: borrowing Accountant, today: Day, appDays qualifiers: borrowing [DayQualifier],
     _ slot: Int
-  ) -> UsageView {
-    UsageView(
+  ) -> UsageFigures {
+    UsageFigures(
       appSeconds: Double(accountant.app.nanos) / 1e9, sessions: accountant.sessions,
       activeDays: qualifiers[slot].count, longestStreak: qualifiers[slot].longest,
       currentStreak: qualifiers[slot].current(endingOn: today),

@@ -9,5 +9,5 @@ package protocol UsageListener: Sendable {
   /// Called once when the engine starts, with the states saved by earlier runs.
   func restore(states: [String: String])
   /// Handles an event; returns what to do.
-  func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction]
+  func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction]
 }

@@ -66,4 +66,3 @@ struct Tally: Sendable, Equatable {
     }
   }
 }
-

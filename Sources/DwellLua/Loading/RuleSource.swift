@@ -31,7 +31,7 @@ public struct RuleSource: Sendable {
     let data = try RuleFile.read(path)
     let rules = try Rule.parseJSON(String(decoding: data, as: UTF8.self), file: path)
     for rule in rules {  // shown in logs and terminals, as a Lua pack's are
-      if let bad = LuaRuleParser.badText(rule.title, "title") ?? LuaRuleParser.badText(rule.summary, "description") {
+      if let bad = LuaDefinitions.badText(rule.title, "title") ?? LuaDefinitions.badText(rule.summary, "description") {
         throw RuleError("\(path): rule '\(rule.id)': \(bad.message)")
       }
     }

@@ -20,7 +20,7 @@ final class LuaCheck: RuleCheck, @unchecked Sendable {
     self.rule = rule
   }
 
-  func holds(_ usage: UsageView) -> Bool {
+  func holds(_ usage: UsageFigures) -> Bool {
     runtime?.evaluate(ref: ref, rule: rule, usage) ?? false
   }
 

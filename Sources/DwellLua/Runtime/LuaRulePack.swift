@@ -53,7 +53,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
       state = try LuaState(
         limits: limits,
         definitions: [("subscribe", Self.subscribe), ("action", PluginActions.action)])
-      LuaRuleParser.install(on: state)
+      LuaDefinitions.install(on: state)
     } catch {
       throw RuleError(error.message)
     }
@@ -62,10 +62,10 @@ public final class LuaRulePack: UsageListener, StatefulListener {
       do {
         try state.run(script.text, name: script.name)
       } catch {
-        throw LuaRuleParser.ruleError(error.message, file: script.name, source: script.text)
+        throw LuaDefinitions.ruleError(error.message, file: script.name, source: script.text)
       }
     }
-    if let unfinished = LuaRuleParser.unfinished(state) { throw unfinished }
+    if let unfinished = LuaDefinitions.unfinished(state) { throw unfinished }
     state.actions.removeAll()
     rules = state.collector.rules
     levels = state.collector.levels
@@ -147,7 +147,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   package func restore(states: [String: String]) { runtime.restore(states: states) }
 
   /// Runs the plugins subscribed to `event` (the engine calls this).
-  package func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+  package func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
     runtime.receive(event, usage: usage)
   }
 
@@ -177,7 +177,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     runtime.setHost(name, function: { function($0.map(HostValue.init)).json }, trampoline: Self.hostCall)
   }
 
-  // MARK: Plugin actions (the rule language itself is LuaRuleParser)
+  // MARK: Plugin actions (the rule language itself is LuaDefinitions)
 
   private static let subscribe: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }
@@ -217,4 +217,3 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     return 1
   }
 }
-

@@ -21,7 +21,7 @@ extension LuaRuntime {
 
   /// Runs the plugins subscribed to `event`; returns their actions. Their states stay live
   /// in Lua, marked unsaved, until ``takeStates()``.
-  func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+  func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
     let (kind, argument) = Self.eventIndex(event)
     let subscribed = subscribers[kind]
     guard !subscribed.isEmpty else { return [] }

@@ -195,7 +195,7 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  func ensureUsage(_ box: inout Box, _ usage: UsageView) {
+  func ensureUsage(_ box: inout Box, _ usage: UsageFigures) {
     let key = (usage.revision, usage.instant.nanoseconds)
     guard key != box.usageKey else { return }
     let state = box.state
@@ -216,7 +216,7 @@ final class LuaRuntime: Sendable {
   }
 
   /// Runs the check function `ref` of rule `rule` on `usage`: whether it returned true.
-  func evaluate(ref: Int32, rule: String, _ usage: UsageView) -> Bool {
+  func evaluate(ref: Int32, rule: String, _ usage: UsageFigures) -> Bool {
     var failures: [ScriptError] = []
     var prints: [String] = []
     let holds = box.withLock { box -> Bool in

@@ -24,7 +24,7 @@ enum UsageTable {
     var todaySeconds: UInt64
     var hour: Int
 
-    init(_ usage: UsageView) {
+    init(_ usage: UsageFigures) {
       appSeconds = usage.appSeconds.bitPattern
       sessions = usage.sessions
       activeDays = usage.activeDays
@@ -57,7 +57,7 @@ enum UsageTable {
 
   /// Sets the figures that changed since the last refresh; the date and weekday only on a
   /// `newDay`.
-  static func refresh(_ references: inout References, with usage: UsageView, in state: LuaState, newDay: Bool) {
+  static func refresh(_ references: inout References, with usage: UsageFigures, in state: LuaState, newDay: Bool) {
     let L = state.L
     let now = Figures(usage)
     let old = references.shown

@@ -15,7 +15,7 @@ extension LuaState {
 
   /// ``protectedCall(arguments:results:)`` with `usage` readable through `u.screen(name)`
   /// for the length of the call, and not a moment longer.
-  func protectedCall(arguments: Int32, results: Int32, usage: UsageView) throws(ScriptError) {
+  func protectedCall(arguments: Int32, results: Int32, usage: UsageFigures) throws(ScriptError) {
     try withUnsafePointer(to: usage) { pointer throws(ScriptError) in
       current = pointer
       defer { current = nil }

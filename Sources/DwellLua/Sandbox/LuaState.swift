@@ -21,7 +21,7 @@ final class LuaState {
   /// The usage being evaluated, for `u.screen(name)`: set only for the length of one call
   /// into Lua (a pointer, because a stored copy would cost retains on every check and
   /// would make the engine copy its screen table on its next change).
-  @exclusivity(unchecked) var current: UnsafePointer<UsageView>?
+  @exclusivity(unchecked) var current: UnsafePointer<UsageFigures>?
   /// Whether the running check read a figure that changes with time alone, or `host`
   /// (see ``UsageTable``): set by the reads, cleared by the runtime before each check.
   @exclusivity(unchecked) var readsTime = false
@@ -47,8 +47,8 @@ final class LuaState {
     var handlersAddedLate = false
     /// `file:line:` of each plugin's first `on`, for problems found after a call (its state).
     var places: [String: String] = [:]
-    /// Definitions named but not yet given their table (see ``LuaRuleParser``).
-    var pending: [String: LuaRuleParser.Pending] = [:]
+    /// Definitions named but not yet given their table (see ``LuaDefinitions``).
+    var pending: [String: LuaDefinitions.Pending] = [:]
   }
 
   /// Actions plugins asked for during the current dispatch, and the pack's output so far.
@@ -113,7 +113,7 @@ final class LuaState {
     }
     dwell_lua_bound_libraries(L)
     for (name, function) in definitions + [
-      ("print", Self.print), ("defining", LuaRuleParser.defining), ("touch", UsageTable.touch),
+      ("print", Self.print), ("defining", LuaDefinitions.defining), ("touch", UsageTable.touch),
     ] {
       dwell_lua_pushhost(L, function, 0)
       lua_setglobal(L, "__dwell_" + name)

@@ -92,7 +92,7 @@ import Testing
   struct Greeter: UsageListener {
     var wantsTicks: Bool { false }
     func restore(states: [String: String]) {}
-    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
       guard case .screenEntered(let screen) = event else { return [] }
       return [.notify(UsageNotification(source: "greeter", title: "Hello \(screen)", instant: .init(nanoseconds: 0)))]
     }

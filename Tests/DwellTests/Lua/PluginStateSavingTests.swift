@@ -24,8 +24,8 @@ import Testing
     end)
     """
 
-  private func usage(_ k: Int) -> UsageView {
-    UsageView(
+  private func usage(_ k: Int) -> UsageFigures {
+    UsageFigures(
       appSeconds: Double(k), sessions: 1, activeDays: 1, longestStreak: 1, currentStreak: 1, todaySeconds: Double(k),
       today: Day(ordinal: 20_454), hour: 12, instant: MonotonicInstant(nanoseconds: Int64(k) * 1_000_000_000),
       revision: UInt64(k), screens: [], screenIndex: [:])
@@ -185,7 +185,7 @@ import Testing
     let bytes: Int
     var wantsTicks: Bool { false }
     func restore(states: [String: String]) {}
-    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
       [.saveState(source: "by-action", data: String(repeating: "a", count: bytes))]
     }
     func takeStates() -> [UsageAction] {

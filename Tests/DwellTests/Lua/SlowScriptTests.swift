@@ -25,11 +25,11 @@ import Testing
     var isRunning: Bool { state.withLock { $0.running } }
     var wantsTicks: Bool { false }
     func restore(states: [String: String]) {}
-    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
       if event == .sessionStarted { run() }
       return []
     }
-    func holds(_ usage: UsageView) -> Bool {
+    func holds(_ usage: UsageFigures) -> Bool {
       run()
       return false
     }

@@ -103,7 +103,7 @@ import Testing
       let text = #"unlock "saved-at-launch" { when = { sessions = 100 } }"# + "\n" + RulesDirectoryReloadTests.counter
       try? text.write(toFile: file, atomically: true, encoding: .utf8)
     }
-    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] { [] }
+    func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] { [] }
   }
 
   @Test(arguments: [1, 3])

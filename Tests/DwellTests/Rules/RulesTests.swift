@@ -122,7 +122,7 @@ import Testing
 
   @Test func scriptedChecksRunAtEventsAndTicks() throws {
     struct HalfMinute: RuleCheck {
-      func holds(_ usage: UsageView) -> Bool { usage.appSeconds >= 30.5 }
+      func holds(_ usage: UsageFigures) -> Bool { usage.appSeconds >= 30.5 }
     }
     let rig = Rig(configuration: .init(rules: [Rule("c", when: .check(.init(HalfMinute())))]))
     let engine = try rig.launch()

@@ -64,7 +64,7 @@ import Testing
     let log = Locked<[String]>([])
     var wantsTicks: Bool { true }
     func restore(states: [String: String]) {}
-    func receive(_ event: UsageEvent, usage: UsageView) -> [UsageAction] {
+    func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
       let name = if case .tick = event { "tick" } else { "\(event)" }
       log.withLock {
         $0.append("\(usage.instant.nanoseconds) \(name) \(usage.appSeconds) \(usage.hour) \(usage.currentStreak)")

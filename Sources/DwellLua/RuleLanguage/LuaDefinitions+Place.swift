@@ -2,7 +2,7 @@
 // so a mistake on line 5 of a rule was said at its line 1.
 internal import Foundation
 
-extension LuaRuleParser {
+extension LuaDefinitions {
   /// The line in `source` of the key `message` is about, within the definition starting at
   /// `line`: the first key the message quotes (`'hours'`) written as `key =` in that
   /// definition's table (in the tier the message names, if it names one); `line` when none.

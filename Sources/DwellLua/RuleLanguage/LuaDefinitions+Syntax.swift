@@ -2,7 +2,7 @@
 // the fix where the mistake is certain (a missing ',' between fields, a bracket never closed).
 internal import Foundation
 
-extension LuaRuleParser {
+extension LuaDefinitions {
   /// `message` (Lua's `file:line: ... near T`) rewritten for a designer; other messages
   /// are returned as they are. `source` is the script, to find a bracket left open when
   /// Lua only says the file ended.

@@ -2,11 +2,11 @@ internal import CLuaSandbox
 internal import Dwell
 
 /// `levels { { "Beginner", 0 }, ... }`: the pack's levels, lowest first, each with its own points.
-extension LuaRuleParser {
+extension LuaDefinitions {
   static let levels: dwell_lua_host_function = { L in
     guard let L, let state = LuaState.owner(L) else { return 0 }
     let place = state.whereCalled()
-    if let refusal = LuaRuleParser.afterLoading(state, "levels", place: place) { return refusal }
+    if let refusal = LuaDefinitions.afterLoading(state, "levels", place: place) { return refusal }
     guard dwell_lua_istable(L, 1) != 0, let value = try? state.json(at: 1), case .array(let items) = value,
       !items.isEmpty
     else {
@@ -25,7 +25,7 @@ extension LuaRuleParser {
             + "1,000,000,000,000,000, as in { \"Learner\", 50 }")
       }
       if name.isEmpty { return state.raise("\(place) level \(position + 1) needs a name, as in { \"Learner\", 50 }") }
-      if let problem = LuaRuleParser.badText(name, "name") {
+      if let problem = LuaDefinitions.badText(name, "name") {
         return state.raise("\(place) level \(position + 1): \(problem.message)")
       }
       if result.contains(where: { $0.name == name }) {

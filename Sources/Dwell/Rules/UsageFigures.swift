@@ -1,7 +1,7 @@
 /// The usage figures at one instant, as scripted checks see them.
 ///
-/// Seconds are `Double`s; a view is cheap to make and must not be kept past the call.
-package struct UsageView: Sendable {
+/// Seconds are `Double`s; a snapshot of figures, cheap to make and not kept past the call.
+package struct UsageFigures: Sendable {
   /// Figures for one screen.
   package struct Screen: Sendable {
     /// All-time seconds on the screen.

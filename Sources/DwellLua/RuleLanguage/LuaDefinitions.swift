@@ -4,7 +4,7 @@ internal import Foundation
 
 /// The rule language as scripts see it (`unlock`, `achievement`, `levels`), turned into rules
 /// and levels; every load error names the file, the line, the rule or tier, and the fix.
-enum LuaRuleParser {
+enum LuaDefinitions {
   /// Defines `unlock`, `achievement` and `levels` in `state`.
   static func install(on state: LuaState) {
     state.setGlobal("unlock", unlockName)
@@ -44,7 +44,7 @@ enum LuaRuleParser {
     return RuleError(text, file: file, line: place.line)
   }
 
-  struct Failure: Error {
+  struct DefinitionFailure: Error {
     var message: String
     init(_ message: String) { self.message = message }
   }
@@ -111,11 +111,11 @@ enum LuaRuleParser {
     }
   }
 
-  private static func parse(_ state: LuaState, id: String, achievement: Bool) -> Result<[Rule], Failure> {
+  private static func parse(_ state: LuaState, id: String, achievement: Bool) -> Result<[Rule], DefinitionFailure> {
     let L = state.L
     let kind = achievement ? "achievement" : "unlock"
     guard dwell_lua_istable(L, 1) != 0 else {
-      return .failure(Failure("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { sessions = 3 } }"))
+      return .failure(DefinitionFailure("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { sessions = 3 } }"))
     }
     let allowed: Set<String> =
       achievement
@@ -128,7 +128,7 @@ enum LuaRuleParser {
     if keys.contains("tiers") {
       guard !keys.contains("when"), !keys.contains("check") else {
         return .failure(
-          Failure("an achievement has either tiers or 'when'/'check', not both; move the condition into a tier"))
+          DefinitionFailure("an achievement has either tiers or 'when'/'check', not both; move the condition into a tier"))
       }
       base = Rule(id, when: .sessions(0))
     } else {
@@ -137,7 +137,7 @@ enum LuaRuleParser {
       case .failure(let failure): return .failure(failure)
       }
     }
-    do throws(Failure) {
+    do throws(DefinitionFailure) {
       base.title = try text(state, table: 1, key: "title")
       // `summary` (the Swift property's name) is accepted for `description`.
       base.summary = try text(state, table: 1, key: "description")
@@ -147,7 +147,7 @@ enum LuaRuleParser {
       let (every, from, to) = try (
         text(state, table: 1, key: "every"), text(state, table: 1, key: "from"), text(state, table: 1, key: "to")
       )
-      do { try base.setPeriod(every: every, from: from, to: to) } catch { throw Failure(error.message) }
+      do { try base.setPeriod(every: every, from: from, to: to) } catch { throw DefinitionFailure(error.message) }
     } catch {
       return .failure(error)
     }
@@ -165,21 +165,21 @@ enum LuaRuleParser {
   }
 
   /// The tiers of the achievement `base`, from the list on top of the stack.
-  private static func tiers(_ state: LuaState, base: Rule) -> Result<[Rule], Failure> {
+  private static func tiers(_ state: LuaState, base: Rule) -> Result<[Rule], DefinitionFailure> {
     let L = state.L
     let example = "tiers = { { \"bronze\", when = { ... }, points = 10 }, { \"silver\", ... } }"
-    guard dwell_lua_istable(L, -1) != 0 else { return .failure(Failure("'tiers' must be a list, as in \(example)")) }
+    guard dwell_lua_istable(L, -1) != 0 else { return .failure(DefinitionFailure("'tiers' must be a list, as in \(example)")) }
     let count = Int(lua_rawlen(L, -1))
     guard count > 0 else {
       let named = state.keys(ofTable: -1).sorted()
       let found = named.isEmpty ? "it is empty" : "it has keys (\(named.joined(separator: ", "))) instead of a list"
-      return .failure(Failure("'tiers' must list at least one tier, but \(found); write \(example)"))
+      return .failure(DefinitionFailure("'tiers' must list at least one tier, but \(found); write \(example)"))
     }
     var rules: [Rule] = []
     var seen = Set<String>()  // the tiers' ids so far: a repeat is found in one look-up, not a scan
     for position in 1...count {
       // The host's work on a long list counts towards the load's time limit as it goes.
-      if position % 64 == 0, state.pastDeadline() { return .failure(Failure(state.timeLimitMessage)) }
+      if position % 64 == 0, state.pastDeadline() { return .failure(DefinitionFailure(state.timeLimitMessage)) }
       _ = lua_rawgeti(L, -1, lua_Integer(position))
       let tier = self.tier(state, base: base, position: position)
       dwell_lua_pop(L, 1)
@@ -187,11 +187,11 @@ enum LuaRuleParser {
       case .success(let rule):
         let name = rule.tier ?? ""
         guard seen.insert(rule.id).inserted else {
-          return .failure(Failure("tier '\(name)' is repeated; give each tier its own name"))
+          return .failure(DefinitionFailure("tier '\(name)' is repeated; give each tier its own name"))
         }
         if let owner = owner(of: rule.id, state) {
           return .failure(
-            Failure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
+            DefinitionFailure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
         }
         rules.append(rule)
       case .failure(let failure): return .failure(failure)
@@ -201,19 +201,19 @@ enum LuaRuleParser {
   }
 
   /// Tier `position` of `base`, from the table on top of the stack.
-  private static func tier(_ state: LuaState, base: Rule, position: Int) -> Result<Rule, Failure> {
+  private static func tier(_ state: LuaState, base: Rule, position: Int) -> Result<Rule, DefinitionFailure> {
     let L = state.L
     guard dwell_lua_istable(L, -1) != 0 else {
-      return .failure(Failure("tier \(position) must be a table, as in { \"bronze\", when = { ... }, points = 10 }"))
+      return .failure(DefinitionFailure("tier \(position) must be a table, as in { \"bronze\", when = { ... }, points = 10 }"))
     }
     _ = lua_rawgeti(L, -1, 1)
     let name = lua_type(L, -1) == LUA_TSTRING ? state.describe(-1) : ""
     dwell_lua_pop(L, 1)
     guard !name.isEmpty else {
       return .failure(
-        Failure("tier \(position) needs a name first, as in { \"bronze\", when = { ... }, points = 10 }"))
+        DefinitionFailure("tier \(position) needs a name first, as in { \"bronze\", when = { ... }, points = 10 }"))
     }
-    func failure(_ message: String) -> Result<Rule, Failure> { .failure(Failure("tier '\(name)': \(message)")) }
+    func failure(_ message: String) -> Result<Rule, DefinitionFailure> { .failure(DefinitionFailure("tier '\(name)': \(message)")) }
     let keys = state.keys(ofTable: -1).filter { $0 != "[1]" }
     if let odd = unknownKey(keys, allowed: ["when", "check", "points", "title"], in: "a tier") {
       return failure(odd.message)
@@ -236,7 +236,7 @@ enum LuaRuleParser {
     case .success(let value): tier.points = value
     case .failure(let problem): return failure(problem.message)
     }
-    do throws(Failure) {
+    do throws(DefinitionFailure) {
       tier.title = try text(state, table: -1, key: "title")
       if tier.title == nil { tier.title = base.title }
     } catch {
@@ -247,9 +247,9 @@ enum LuaRuleParser {
 
   /// Who has `id` already, said as the fix; `nil` when it is free (``define`` takes it once
   /// the definition holds).
-  private static func taken(_ id: String, _ state: LuaState) -> Failure? {
+  private static func taken(_ id: String, _ state: LuaState) -> DefinitionFailure? {
     guard let owner = owner(of: id, state) else { return nil }
-    return Failure("the id is already taken by \(owner); give each rule its own id")
+    return DefinitionFailure("the id is already taken by \(owner); give each rule its own id")
   }
 
   /// The error that refuses a definition (`what`, as in `unlock "x"`) made once the pack's
@@ -287,17 +287,17 @@ enum LuaRuleParser {
     return "an earlier \(rule.achievement == nil ? "unlock" : "achievement")\(at)"
   }
 
-  private static func unknownKey(_ keys: [String], allowed: Set<String>, in kind: String) -> Failure? {
+  private static func unknownKey(_ keys: [String], allowed: Set<String>, in kind: String) -> DefinitionFailure? {
     guard let odd = keys.filter({ !allowed.contains($0) }).sorted().first else { return nil }
     let takes = "\(kind) takes \(allowed.sorted().joined(separator: ", "))"
     if odd.hasPrefix("[") {
-      return Failure("a value without a key (\(odd)); name it, as in when = { ... }; \(takes)")
+      return DefinitionFailure("a value without a key (\(odd)); name it, as in when = { ... }; \(takes)")
     }
-    return Failure("unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed)); \(takes)")
+    return DefinitionFailure("unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed)); \(takes)")
   }
 
   /// The `when` or `check` of the table at `index`.
-  private static func condition(_ state: LuaState, table index: Int32) -> Result<Condition, Failure> {
+  private static func condition(_ state: LuaState, table index: Int32) -> Result<Condition, DefinitionFailure> {
     let L = state.L
     let index = lua_absindex(L, index)
     lua_getfield(L, index, "when")
@@ -307,7 +307,7 @@ enum LuaRuleParser {
     guard hasWhen != hasCheck else {
       dwell_lua_pop(L, 2)
       return .failure(
-        Failure(
+        DefinitionFailure(
           hasWhen
             ? "it has both 'when' and 'check'; keep one (a condition, or a function of the usage)"
             : "it needs 'when' (a condition, as in when = { sessions = 3 }) or 'check' (a function of the usage)"))
@@ -315,7 +315,7 @@ enum LuaRuleParser {
     if hasCheck {
       guard dwell_lua_isfunction(L, -1) != 0 else {
         dwell_lua_pop(L, 2)
-        return .failure(Failure("'check' must be a function, as in check = function(u) return u.sessions >= 3 end"))
+        return .failure(DefinitionFailure("'check' must be a function, as in check = function(u) return u.sessions >= 3 end"))
       }
       let ref = state.reference()  // pops the function
       dwell_lua_pop(L, 1)
@@ -326,23 +326,23 @@ enum LuaRuleParser {
     dwell_lua_pop(L, 1)
     switch parsed {
     case .success(let condition): return .success(condition)
-    case .failure(let error as RuleError): return .failure(Failure(error.message))
-    case .failure(let error): return .failure(Failure((error as? ScriptError)?.message ?? "\(error)"))
+    case .failure(let error as RuleError): return .failure(DefinitionFailure(error.message))
+    case .failure(let error): return .failure(DefinitionFailure((error as? ScriptError)?.message ?? "\(error)"))
     }
   }
 
-  private static func points(_ state: LuaState, table index: Int32) -> Result<Int, Failure> {
+  private static func points(_ state: LuaState, table index: Int32) -> Result<Int, DefinitionFailure> {
     let L = state.L
     lua_getfield(L, index, "points")
     defer { dwell_lua_pop(L, 1) }
     if dwell_lua_isnil(L, -1) != 0 { return .success(0) }
     guard lua_isinteger(L, -1) != 0 else {
       return .failure(
-        Failure("'points' must be a whole number, not \(clip(state.describe(-1, atMost: 164), 40)), as in points = 10"))
+        DefinitionFailure("'points' must be a whole number, not \(clip(state.describe(-1, atMost: 164), 40)), as in points = 10"))
     }
     let value = lua_tointegerx(L, -1, nil)
     guard (0...1_000_000).contains(value) else {
-      return .failure(Failure("'points' must be from 0 to 1,000,000, not \(value)"))
+      return .failure(DefinitionFailure("'points' must be from 0 to 1,000,000, not \(value)"))
     }
     return .success(Int(value))
   }
