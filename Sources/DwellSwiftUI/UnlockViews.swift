@@ -37,23 +37,25 @@
     }
   }
 
-  /// Today's progress toward a daily goal: "12 of 20 min".
+  /// The current period's progress toward a recurring rule, a daily goal:
+  /// "12 min of 20 min in Lessons today, resets at midnight".
   ///
   /// ```swift
-  /// DailyGoalView(goal: DailyGoal(.screen("Lessons"), .minutes(20)), usage: usage)
+  /// // configuration.rules: Rule("lessons-today", when: .screenTime("Lessons", .minutes(20)), every: .day)
+  /// DailyGoalView(rule: "lessons-today", usage: usage)
   /// ```
   public struct DailyGoalView: View {
-    let goal: DailyGoal
+    let rule: String
     let usage: UsageModel
 
-    /// Creates the view.
-    public init(goal: DailyGoal, usage: UsageModel) {
-      self.goal = goal
+    /// Creates the view of the rule with id `rule` (nothing done, for an unknown id).
+    public init(rule: String, usage: UsageModel) {
+      self.rule = rule
       self.usage = usage
     }
 
     public var body: some View {
-      let progress = usage.progress(of: goal)
+      let progress = usage.progress(of: rule) ?? .unknown
       ProgressView(value: progress.fraction) {
         Text(progress.isUnlocked ? "Goal met: \(progress.summary)" : progress.summary)
       }

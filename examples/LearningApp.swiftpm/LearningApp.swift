@@ -57,7 +57,7 @@ struct LessonsList: View {
   var body: some View {
     List {
       Section("Today") {
-        DailyGoalView(goal: DailyGoal(.screen("Lessons"), .minutes(10)), usage: usage)
+        DailyGoalView(rule: "daily-goal", usage: usage)  // the pack's recurring rule
       }
       NavigationLink("Lesson 1 (UIKit)") { LessonScreen() }  // tracked by DwellUIKit as "Lessons"
       UnlockGate("bonus-level", usage: usage) {

@@ -26,12 +26,12 @@ do {
 
 var configuration = Tracker.Configuration()
 configuration.rulesDirectory = rules
+// A daily goal: a rule earned again each day, its progress today's.
+configuration.rules = [Rule("lessons-goal", when: .screenTime("Lessons", .minutes(10)), every: .day)]
 let storeDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-example-\(getpid())")
 try? FileManager.default.createDirectory(at: storeDirectory, withIntermediateDirectories: true)
 configuration.storeLocation = .file(storeDirectory.appendingPathComponent("usage.sqlite").path)
 defer { try? FileManager.default.removeItem(at: storeDirectory) }
-
-let goal = DailyGoal(.screen("Lessons"), .minutes(10))
 
 func printUnlocks(_ tracker: Tracker) {
   for (rule, progress) in tracker.progress() {
@@ -53,7 +53,7 @@ if simulate {
   sim.use("Quiz", for: .minutes(2))
   sim.nextDay()
   sim.use("Lessons", for: .minutes(3))
-  print("Lessons today: \(tracker.progress(of: goal).summary)")
+  print("Lessons today: \(tracker.progress(of: "lessons-goal")?.summary ?? "")")
   print(
     "Lessons all time: \(Int(tracker.time(.screen("Lessons")).seconds / 60)) min in \(tracker.visits("Lessons")) visits"
   )
@@ -75,7 +75,7 @@ while let line = readLine()?.trimmingCharacters(in: .whitespaces) {
   if line == "quit" { break }
   if line == "status" {
     print(
-      "Today in the app: \(Int(tracker.time(.app, in: .today).seconds)) s; Lessons goal: \(tracker.progress(of: goal).summary)"
+      "Today in the app: \(Int(tracker.time(.app, in: .today).seconds)) s; Lessons goal: \(tracker.progress(of: "lessons-goal")?.summary ?? "")"
     )
     printUnlocks(tracker)
     continue

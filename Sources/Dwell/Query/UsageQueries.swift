@@ -209,23 +209,11 @@ extension UsageQueries {
     engine?.withState { accountant, book in book.progress(at: accountant.cursor, &accountant) } ?? []
   }
 
-  /// The progress of one rule, or `nil` for an unknown id.
+  /// The progress of one rule, or `nil` for an unknown id. A recurring rule's is the current
+  /// period's: a daily goal is a rule with `every: .day`, its progress "4 min of 10 min in
+  /// Lessons today, resets at midnight", ``RuleProgress/isUnlocked`` once earned today.
   public func progress(of id: String) -> RuleProgress? {
     progress().first { $0.rule.id == id }?.progress
-  }
-
-  /// Today's progress toward a daily goal, as a rule's: "4 min of 10 min", "6 min in
-  /// Lessons to go", ``RuleProgress/isUnlocked`` once met today.
-  public func progress(of goal: DailyGoal) -> RuleProgress {
-    let done = time(goal.subject, in: .today)
-    let target = max(goal.target, .nanoseconds(1))
-    let met = done >= goal.target
-    let reference = Duration.nanoseconds(goal.target.nanoseconds)
-    let place = goal.subject.name.map { "in \($0)" } ?? "in the app"
-    return RuleProgress(
-      fraction: min(1, done.seconds / target.seconds),
-      summary: "\(Condition.words(min(done, goal.target), like: reference)) of \(Condition.words(goal.target))",
-      remaining: met ? "" : "\(Condition.words(goal.target - done)) \(place) to go", isUnlocked: met, parts: [])
   }
 
   /// The engine that answers; `nil` until a tracker's store is open.

@@ -16,43 +16,88 @@ enum PeriodFigures {
     _ leaf: Condition, in window: ClosedRange<Day>?, _ accountant: borrowing Accountant,
     slots: borrowing [DayQualifier.Key: Int], _ qualifiers: borrowing [DayQualifier]
   ) -> Bool {
+    if let window {
+      guard let need = threshold(of: leaf),
+        let have = figure(leaf, in: window, accountant, slots: slots, qualifiers)
+      else { return false }
+      return have >= need
+    }
     switch leaf {
     case .appTime(let d):
-      guard let window else { return accountant.app.nanos >= d.nanoseconds }
-      return nanos(of: nil, in: window, accountant) >= d.nanoseconds
+      return accountant.app.nanos >= d.nanoseconds
     case .screenTime(let name, let d):
-      guard let window else { return RuleBook.nanos(of: name, in: accountant) >= d.nanoseconds }
-      return nanos(of: name, in: window, accountant) >= d.nanoseconds
+      return RuleBook.nanos(of: name, in: accountant) >= d.nanoseconds
     case .visits(let name, let n):
       guard let index = accountant.screenIndex[name] else { return n <= 0 }
-      guard let window else { return accountant.screens[Int(index)].visits >= n }
-      return sum(accountant.screens[Int(index)].tally.visitDays, in: window) >= n
+      return accountant.screens[Int(index)].visits >= n
     case .sessions(let n):
-      guard let window else { return accountant.sessions >= n }
-      return sum(accountant.sessionDays, in: window) >= n
+      return accountant.sessions >= n
     case .activeDays(let n, let minimum, let screen), .streak(let n, let minimum, let screen):
       guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else { return false }
-      let days = qualifiers[slot].days
-      if case .streak = leaf {
-        guard let window else { return qualifiers[slot].longest >= n }
-        return longestRun(days.lazy.map { Day(ordinal: $0) }.filter { window.contains($0) }) >= n
-      }
-      guard let window else { return qualifiers[slot].count >= n }
-      return count(window, days.count, { days.contains($0.ordinal) }, in: days.lazy.map { Day(ordinal: $0) }) >= n
+      if case .streak = leaf { return qualifiers[slot].longest >= n }
+      return qualifiers[slot].count >= n
     case .actions(let name, let n):
       guard let tally = accountant.actions[name] else { return n <= 0 }
-      guard let window else { return tally.count >= n }
-      return sum(tally.days, in: window) >= n
+      return tally.count >= n
     case .actionDays(let n, let name, let minimum):
       guard let tally = accountant.actions[name] else { return n <= 0 }
-      let qualifying = tally.days.lazy.filter { $0.value >= max(minimum, 1) && (window?.contains($0.key) ?? true) }
-      return qualifying.count >= n
+      return tally.days.lazy.filter { $0.value >= max(minimum, 1) }.count >= n
     case .actionStreak(let n, let name, let minimum):
       guard let tally = accountant.actions[name] else { return n <= 0 }
-      let qualifying = tally.days.lazy.filter { $0.value >= max(minimum, 1) && (window?.contains($0.key) ?? true) }
-      return longestRun(qualifying.map(\.key)) >= n
+      return longestRun(tally.days.lazy.filter { $0.value >= max(minimum, 1) }.map(\.key)) >= n
     case .within, .unlocked, .all, .any, .check:
       return false
+    }
+  }
+
+  /// What the figure `leaf` must reach: nanoseconds for time, a count otherwise; `nil` for
+  /// what is not a figure.
+  static func threshold(of leaf: Condition) -> Int64? {
+    switch leaf {
+    case .appTime(let d), .screenTime(_, let d): return d.nanoseconds
+    case .visits(_, let n), .sessions(let n), .activeDays(let n, _, _), .streak(let n, _, _), .actions(_, let n),
+      .actionDays(let n, _, _), .actionStreak(let n, _, _):
+      return Int64(n)
+    case .within, .unlocked, .all, .any, .check: return nil
+    }
+  }
+
+  /// The figure `leaf` counts within `window`: nanoseconds for time, a count otherwise;
+  /// `nil` for what is not a figure, or a qualifier of days the book does not keep. What
+  /// the engine compares with ``threshold(of:)``, and what progress shows.
+  static func figure(
+    _ leaf: Condition, in window: ClosedRange<Day>, _ accountant: borrowing Accountant,
+    slots: borrowing [DayQualifier.Key: Int], _ qualifiers: borrowing [DayQualifier]
+  ) -> Int64? {
+    switch leaf {
+    case .appTime:
+      return nanos(of: nil, in: window, accountant)
+    case .screenTime(let name, _):
+      return nanos(of: name, in: window, accountant)
+    case .visits(let name, _):
+      guard let index = accountant.screenIndex[name] else { return 0 }
+      return Int64(sum(accountant.screens[Int(index)].tally.visitDays, in: window))
+    case .sessions:
+      return Int64(sum(accountant.sessionDays, in: window))
+    case .activeDays(_, let minimum, let screen), .streak(_, let minimum, let screen):
+      guard let slot = qualifiers.slot(screen: screen, minimum: minimum?.nanoseconds ?? 0, slots) else { return nil }
+      let days = qualifiers[slot].days
+      if case .streak = leaf {
+        return Int64(longestRun(days.lazy.map { Day(ordinal: $0) }.filter { window.contains($0) }))
+      }
+      return Int64(count(window, days.count, { days.contains($0.ordinal) }, in: days.lazy.map { Day(ordinal: $0) }))
+    case .actions(let name, _):
+      guard let tally = accountant.actions[name] else { return 0 }
+      return Int64(sum(tally.days, in: window))
+    case .actionDays(_, let name, let minimum):
+      guard let tally = accountant.actions[name] else { return 0 }
+      return Int64(tally.days.lazy.filter { $0.value >= max(minimum, 1) && window.contains($0.key) }.count)
+    case .actionStreak(_, let name, let minimum):
+      guard let tally = accountant.actions[name] else { return 0 }
+      let qualifying = tally.days.lazy.filter { $0.value >= max(minimum, 1) && window.contains($0.key) }
+      return Int64(longestRun(qualifying.map(\.key)))
+    case .within, .unlocked, .all, .any, .check:
+      return nil
     }
   }
 

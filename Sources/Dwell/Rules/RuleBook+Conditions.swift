@@ -30,7 +30,10 @@ extension RuleBook {
     }
 
     /// The key of part `node` (its place in the rule's condition, depth first) of the rule evaluated.
-    func latchKey(_ node: Int) -> Int { rule &<< 20 | (node & 0xFFFFF) }
+    func latchKey(_ node: Int) -> Int { Self.latchKey(rule: rule, node: node) }
+
+    /// The key of part `node` of rule `rule` (an index in the book's rules).
+    static func latchKey(rule: Int, node: Int) -> Int { rule &<< 20 | (node & 0xFFFFF) }
   }
 
   // Static, with the qualifiers passed in: as a method it made `evaluate` copy the whole book.

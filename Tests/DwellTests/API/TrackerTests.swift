@@ -17,16 +17,17 @@ import Testing
   }
 
   @Test func aScriptedWeekWithStreaksGoalsAndProgress() throws {
-    let sim = TrackerSimulation(configuration: Self.configuration)
+    var configuration = Self.configuration
+    configuration.rules.append(Rule("lessons-today", when: .screenTime("Lessons", .minutes(10)), every: .day))
+    let sim = TrackerSimulation(configuration: configuration)
     let tracker = sim.tracker
-    let goal = DailyGoal(.screen("Lessons"), .minutes(10))
     for day in 0..<7 {
       if day != 4 {  // a day off
         sim.use("Lessons", for: .minutes(12))
         sim.use("Quiz", for: .minutes(1))
       }
       if day == 2 {
-        #expect(tracker.progress(of: goal).isUnlocked)
+        #expect(tracker.progress(of: "lessons-today")?.isUnlocked == true)
         #expect(tracker.currentStreak(.screen("Lessons"), minimumPerDay: .minutes(10)) == 3)
       }
       sim.nextDay()
@@ -47,9 +48,9 @@ import Testing
     // Today: a goal in progress, resetting at midnight.
     let id = sim.open("Lessons")
     sim.wait(.minutes(4))
-    let progress = tracker.progress(of: goal)
-    #expect(progress.summary == "4 min of 10 min")
-    #expect(progress.remaining == "6 min in Lessons to go")
+    let progress = try #require(tracker.progress(of: "lessons-today"))
+    #expect(progress.summary == "4 min of 10 min in Lessons today, resets at midnight")
+    #expect(progress.remaining == "6 min in Lessons today to go")
     #expect(!progress.isUnlocked)
     #expect(abs(progress.fraction - 0.4) < 1e-9)
     sim.close(id)

@@ -7,21 +7,21 @@ import Testing
 /// `UsageModel`: SwiftUI's view of a tracker. Reading a figure makes an observer depend on
 /// it; a refresh or an unlock notifies the observer; figures are the tracker's.
 @MainActor @Suite struct UsageModelTests {
-  static func simulation() -> TrackerSimulation {
+  static func simulation(_ more: [Rule] = []) -> TrackerSimulation {
     var configuration = Tracker.Configuration()
-    configuration.rules = [Rule("bonus", when: .screenTime("Lessons", .minutes(5)))]
+    configuration.rules = [Rule("bonus", when: .screenTime("Lessons", .minutes(5)))] + more
     return TrackerSimulation(configuration: configuration)
   }
 
   @Test func figuresAreTheTrackers() {
-    let sim = Self.simulation()
+    let sim = Self.simulation([Rule("lessons-today", when: .screenTime("Lessons", .minutes(10)), every: .day)])
     let model = UsageModel(tracker: sim.tracker, refreshEvery: .seconds(3600))
     sim.use("Lessons", for: .minutes(3))
     #expect(model.time(.screen("Lessons")) == .minutes(3))
     #expect(model.time() == sim.tracker.time())
     #expect(!model.isUnlocked("bonus"))
     #expect(model.progress(of: "bonus")?.isUnlocked == false)
-    #expect(model.progress(of: DailyGoal(.screen("Lessons"), .minutes(10))).summary == "3 min of 10 min")
+    #expect(model.progress(of: "lessons-today")?.summary == "3 min of 10 min in Lessons today, resets at midnight")
     #expect(model.currentStreak() == 1)
     #expect(model.points == 0)
   }

@@ -107,6 +107,7 @@ import Testing
     configuration.rules = [
       Rule("bonus-level", when: .screenTime("Lessons", .minutes(30)), title: "Bonus level"),
       Rule("regular", when: .streak(4)),
+      Rule("lessons-today", when: .screenTime("Lessons", .minutes(10)), every: .day),
     ]
     let sim = TrackerSimulation(configuration: configuration)
     for _ in 0..<4 {
@@ -123,7 +124,7 @@ import Testing
     #expect(tracker.series(.app, lastDays: 30).count == 30)
     #expect(tracker.isUnlocked("bonus-level"))
     #expect(tracker.progress(of: "bonus-level")?.isUnlocked == true)
-    #expect(tracker.progress(of: DailyGoal(.screen("Lessons"), .minutes(10))).summary == "0 min of 10 min")
+    #expect(tracker.progress(of: "lessons-today")?.summary == "0 min of 10 min in Lessons today, resets at midnight")
     let exported = try await tracker.export(.csv)
     #expect(exported.hasPrefix("kind,"))
     try await tracker.erase()

@@ -7,8 +7,10 @@ import Testing
 /// or refuse, never trap.
 @Suite struct ExtremeArgumentQueryTests {
   /// A simulation with two days of use: 60 s yesterday, 30 s today in "Home".
-  static func used() -> TrackerSimulation {
-    let sim = TrackerSimulation()
+  static func used(_ rules: [Rule] = []) -> TrackerSimulation {
+    var configuration = Tracker.Configuration()
+    configuration.rules = rules
+    let sim = TrackerSimulation(configuration: configuration)
     sim.use("Home", for: .seconds(60))
     sim.nextDay()
     sim.tracker.record(.active)
@@ -57,14 +59,20 @@ import Testing
   }
 
   @Test func hugeDurationsInQueriesAndGoalsAnswerWithoutATrap() {
-    let tracker = Self.used().tracker
-    for minimum in [Duration.seconds(Int64.max), .seconds(Int64.min), .minutes(Int.max), .days(Int.min)] {
+    let minimums = [Duration.seconds(Int64.max), .seconds(Int64.min), .minutes(Int.max), .days(Int.min)]
+    // Daily goals of those sizes: recurring rules (those of a threshold the rules refuse are left out).
+    let goals = minimums.indices.map { Rule("goal-\($0)", when: .appTime(minimums[$0]), every: .day) }
+    let tracker = Self.used(goals + [Rule("goal-small", when: .appTime(.minutes(10)), every: .day)]).tracker
+    for (index, minimum) in minimums.enumerated() {
       _ = tracker.activeDays(minimumPerDay: minimum, in: .lastDays(Int.min))
       _ = tracker.currentStreak(minimumPerDay: minimum)
       _ = tracker.longestStreak(.screen("Home"), minimumPerDay: minimum)
-      let goal = tracker.progress(of: DailyGoal(.app, minimum))
-      #expect(goal.fraction >= 0 && goal.fraction <= 1, "\(minimum)")
+      if let goal = tracker.progress(of: "goal-\(index)") {
+        #expect(goal.fraction >= 0 && goal.fraction <= 1, "\(minimum)")
+      }
     }
+    // Today's 30 s of a 10 min goal, beside them.
+    #expect(tracker.progress(of: "goal-small").map { abs($0.fraction - 0.05) < 1e-9 } == true)
     #expect(tracker.activeDays(minimumPerDay: .seconds(Int64.max)) == 0)
   }
 

@@ -13,7 +13,8 @@ achievement "bookworm" {
 
 unlock "daily-goal" {
   title = "Daily goal",
-  check = function(u) return u.screen("Lessons").today_seconds >= minutes(10) end,
+  every = "day",
+  when = { screen = "Lessons", seconds = minutes(10) },
 }
 
 levels { { "Learner", 0 }, { "Scholar", 20 } }
