@@ -5,9 +5,9 @@ internal import Foundation
 /// characters stay: the zero-width joiners of emoji sequences ("👩‍👩‍👧‍👦") and of Persian
 /// and Indic names are part of the name. Queries and rules clean names the same way, so a
 /// name means the same screen wherever the app's code writes it.
-public enum ScreenName {
+package enum ScreenName {
   /// The cleaned name.
-  public static func clean(_ name: String) -> String {
+  package static func clean(_ name: String) -> String {
     // Most names are clean already: every query cleans its name, so answer those without
     // building a new string (the rest below costs microseconds).
     if isClean(name) { return name }

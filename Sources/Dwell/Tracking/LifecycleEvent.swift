@@ -13,7 +13,9 @@ public enum LifecycleEvent: Sendable, Equatable {
   case background
   /// The app is about to enter the foreground (not yet active).
   case foreground
-  /// Screen instance `id` named `screen` became visible.
+  /// Screen instance `id` named `screen` became visible. The name is cleaned as every
+  /// query and rule cleans it: trimmed, control characters removed, at most 200
+  /// characters, never empty (format characters such as emoji joiners stay).
   case appear(screen: String, id: ScreenInstance)
   /// Screen instance `id` stopped being visible.
   case disappear(id: ScreenInstance)
