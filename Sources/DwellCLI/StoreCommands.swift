@@ -59,7 +59,8 @@ enum StoreCommands {
     let out = args.value("out")
     let fd: Int32
     do {
-      fd = try out.map { file throws(Output.WriteFailure) in try Output.open(file, sparing: Output.storeFiles(path)) } ?? 1
+      fd =
+        try out.map { file throws(Output.WriteFailure) in try Output.open(file, sparing: Output.storeFiles(path)) } ?? 1
     } catch {
       throw CommandFailure(error.description)
     }

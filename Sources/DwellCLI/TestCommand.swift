@@ -54,7 +54,8 @@ enum TestCommand {
     guard FileManager.default.fileExists(atPath: pack) else { throw CommandFailure("\(pack): no such file or folder") }
     let files = Scenario.files(forPack: pack)
     guard !files.isEmpty else {
-      throw CommandFailure("\(pack) has no scenarios: write tests/NAME.scenario beside its scripts (see 'dwell test --help')")
+      throw CommandFailure(
+        "\(pack) has no scenarios: write tests/NAME.scenario beside its scripts (see 'dwell test --help')")
     }
     let results = ScenarioRunner.run(files, pack: pack)
     let color = Terminal.wantsColor

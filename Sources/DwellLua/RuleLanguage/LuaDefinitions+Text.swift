@@ -10,7 +10,8 @@ extension LuaDefinitions {
     guard let text else { return nil }
     if let odd = text.unicodeScalars.first(where: isControl) {
       let shown = "U+" + String(odd.value, radix: 16, uppercase: true)
-      return DefinitionFailure("its \(key) contains a control character (\(shown)); write it on one line of plain text (sandbox)")
+      return DefinitionFailure(
+        "its \(key) contains a control character (\(shown)); write it on one line of plain text (sandbox)")
     }
     guard text.count <= textLength else {
       return DefinitionFailure("its \(key) is longer than \(textLength) characters (\(text.count)) (sandbox)")
@@ -57,7 +58,8 @@ extension LuaDefinitions {
         "'\(key)' must be true or false, as in \(key) = true, not a string (\"\(clip(state.describe(-1, atMost: 84), 20))\")"
       )
     case LUA_TNUMBER:
-      throw DefinitionFailure("'\(key)' must be true or false, as in \(key) = true, not the number \(state.describe(-1))")
+      throw DefinitionFailure(
+        "'\(key)' must be true or false, as in \(key) = true, not the number \(state.describe(-1))")
     case let type:
       throw DefinitionFailure(
         "'\(key)' must be true or false, as in \(key) = true, not a \(String(cString: lua_typename(state.L, type)))")

@@ -12,51 +12,6 @@ enum LuaDefinitions {
     state.setGlobal("levels", levels)
   }
 
-  /// A definition that was named but never given its table (`unlock "a"` alone), found
-  /// after every script ran.
-  static func unfinished(_ state: LuaState) -> RuleError? {
-    guard let (id, pending) = state.collector.pending.min(by: { $0.value.order < $1.value.order }) else { return nil }
-    return ruleError(
-      "\(pending.place) rule '\(id)': \(pending.kind) \"\(id)\" has no table; write \(pending.kind) \"\(id)\" { when = { ... } }",
-      file: pending.file)
-  }
-
-  /// Splits Lua's `file:line: message` so the error names its file and line; a syntax
-  /// error of `source` (the script) is said as Lua's parser means it (``explainSyntax``).
-  /// The file is named once: `RuleError` puts `file` (the path) before the message, so the
-  /// name Lua put in it (the last part of the path) is taken out, with or without a line.
-  static func ruleError(_ message: String, file: String, source: String? = nil) -> RuleError {
-    let chunk = file.split(separator: "/").last.map(String.init) ?? file
-    let message = source.map { explainSyntax(message, source: $0, file: chunk) } ?? message
-    guard let place = ScriptError.place(of: message, file: chunk) else {
-      let bare = message.hasPrefix(chunk + ": ") ? String(message.dropFirst(chunk.count + 2)) : message
-      return RuleError(bare, file: file)
-    }
-    let text = place.text.trimmingCharacters(in: .whitespaces)
-    if text.hasPrefix("rule '"), let start = text.range(of: "rule '"),
-      let end = text[start.upperBound...].firstIndex(of: "'")
-    {
-      let rule = String(text[start.upperBound..<end])
-      let rest = text[text.index(after: end)...].trimmingCharacters(in: CharacterSet(charactersIn: ": "))
-      let line = source.map { keyLine(of: rest, from: place.line, in: $0) } ?? place.line
-      return RuleError(rule: rule, rest, file: file, line: line)
-    }
-    return RuleError(text, file: file, line: place.line)
-  }
-
-  struct DefinitionFailure: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-  }
-
-  /// A definition named (`unlock "a"`) and not yet given its table.
-  struct Pending {
-    var kind: String
-    var place: String
-    var file: String
-    var order: Int
-  }
-
   // MARK: unlock "id" { ... } and achievement "id" { ... }
 
   private static let unlockName: dwell_lua_host_function = { L in named(L, kind: "unlock") }
@@ -115,7 +70,8 @@ enum LuaDefinitions {
     let L = state.L
     let kind = achievement ? "achievement" : "unlock"
     guard dwell_lua_istable(L, 1) != 0 else {
-      return .failure(DefinitionFailure("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { sessions = 3 } }"))
+      return .failure(
+        DefinitionFailure("\(kind) \"\(id)\" takes a table, as in \(kind) \"\(id)\" { when = { sessions = 3 } }"))
     }
     let allowed: Set<String> =
       achievement
@@ -128,7 +84,8 @@ enum LuaDefinitions {
     if keys.contains("tiers") {
       guard !keys.contains("when"), !keys.contains("check") else {
         return .failure(
-          DefinitionFailure("an achievement has either tiers or 'when'/'check', not both; move the condition into a tier"))
+          DefinitionFailure(
+            "an achievement has either tiers or 'when'/'check', not both; move the condition into a tier"))
       }
       base = Rule(id, when: .sessions(0))
     } else {
@@ -168,7 +125,9 @@ enum LuaDefinitions {
   private static func tiers(_ state: LuaState, base: Rule) -> Result<[Rule], DefinitionFailure> {
     let L = state.L
     let example = "tiers = { { \"bronze\", when = { ... }, points = 10 }, { \"silver\", ... } }"
-    guard dwell_lua_istable(L, -1) != 0 else { return .failure(DefinitionFailure("'tiers' must be a list, as in \(example)")) }
+    guard dwell_lua_istable(L, -1) != 0 else {
+      return .failure(DefinitionFailure("'tiers' must be a list, as in \(example)"))
+    }
     let count = Int(lua_rawlen(L, -1))
     guard count > 0 else {
       let named = state.keys(ofTable: -1).sorted()
@@ -191,7 +150,8 @@ enum LuaDefinitions {
         }
         if let owner = owner(of: rule.id, state) {
           return .failure(
-            DefinitionFailure("tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
+            DefinitionFailure(
+              "tier '\(name)': its id '\(rule.id)' is already taken by \(owner); rename the tier or that rule"))
         }
         rules.append(rule)
       case .failure(let failure): return .failure(failure)
@@ -204,7 +164,8 @@ enum LuaDefinitions {
   private static func tier(_ state: LuaState, base: Rule, position: Int) -> Result<Rule, DefinitionFailure> {
     let L = state.L
     guard dwell_lua_istable(L, -1) != 0 else {
-      return .failure(DefinitionFailure("tier \(position) must be a table, as in { \"bronze\", when = { ... }, points = 10 }"))
+      return .failure(
+        DefinitionFailure("tier \(position) must be a table, as in { \"bronze\", when = { ... }, points = 10 }"))
     }
     _ = lua_rawgeti(L, -1, 1)
     let name = lua_type(L, -1) == LUA_TSTRING ? state.describe(-1) : ""
@@ -213,7 +174,9 @@ enum LuaDefinitions {
       return .failure(
         DefinitionFailure("tier \(position) needs a name first, as in { \"bronze\", when = { ... }, points = 10 }"))
     }
-    func failure(_ message: String) -> Result<Rule, DefinitionFailure> { .failure(DefinitionFailure("tier '\(name)': \(message)")) }
+    func failure(_ message: String) -> Result<Rule, DefinitionFailure> {
+      .failure(DefinitionFailure("tier '\(name)': \(message)"))
+    }
     let keys = state.keys(ofTable: -1).filter { $0 != "[1]" }
     if let odd = unknownKey(keys, allowed: ["when", "check", "points", "title"], in: "a tier") {
       return failure(odd.message)
@@ -315,7 +278,8 @@ enum LuaDefinitions {
     if hasCheck {
       guard dwell_lua_isfunction(L, -1) != 0 else {
         dwell_lua_pop(L, 2)
-        return .failure(DefinitionFailure("'check' must be a function, as in check = function(u) return u.sessions >= 3 end"))
+        return .failure(
+          DefinitionFailure("'check' must be a function, as in check = function(u) return u.sessions >= 3 end"))
       }
       let ref = state.reference()  // pops the function
       dwell_lua_pop(L, 1)
@@ -338,7 +302,8 @@ enum LuaDefinitions {
     if dwell_lua_isnil(L, -1) != 0 { return .success(0) }
     guard lua_isinteger(L, -1) != 0 else {
       return .failure(
-        DefinitionFailure("'points' must be a whole number, not \(clip(state.describe(-1, atMost: 164), 40)), as in points = 10"))
+        DefinitionFailure(
+          "'points' must be a whole number, not \(clip(state.describe(-1, atMost: 164), 40)), as in points = 10"))
     }
     let value = lua_tointegerx(L, -1, nil)
     guard (0...1_000_000).contains(value) else {

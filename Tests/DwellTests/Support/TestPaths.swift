@@ -9,7 +9,8 @@ enum TestPaths {
     .deletingLastPathComponent()  // DwellTests
 
   /// The package's root folder, where `Package.swift`, `rules` and `examples` are.
-  static let packageRoot = testTarget
+  static let packageRoot =
+    testTarget
     .deletingLastPathComponent()  // Tests
     .deletingLastPathComponent()
 }
