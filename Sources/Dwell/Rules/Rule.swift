@@ -34,6 +34,14 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
   /// Creates a rule.
   ///
   /// - Parameters:
+  ///   - id: the rule's id, 1 to 128 bytes, unique in the rule set.
+  ///   - condition: what must hold for the rule to unlock (or, recurring, to be earned).
+  ///   - title: the name shown to the user, if any.
+  ///   - summary: a line of description shown to the user, if any.
+  ///   - points: points awarded when it unlocks (at each earning, recurring), 0 to 1,000,000.
+  ///   - isHidden: whether the app should keep the rule secret until it unlocks.
+  ///   - achievement: for a tier of an achievement, the achievement's id.
+  ///   - tier: for a tier of an achievement, the tier's name.
   ///   - every: makes the rule recurring: earned once in each day, ISO week or month whose
   ///     own figures meet `condition` (every figure counted within that period), and
   ///     announced at each earning with its ``UnlockRecord/period``. `nil`: unlocked once.

@@ -7,7 +7,7 @@ struct RuleBook {
   /// Every earning of a recurring rule, oldest first, and the earnings' keys (rule and period).
   var earnings: [UnlockRecord] = []
   var earned = Set<String>()
-  /// Indexes of the recurring rules (``Rule/every``): evaluated at every evaluation, never on a ladder.
+  /// Indexes of the recurring rules (a rule made with `every:`): evaluated at every evaluation, never on a ladder.
   let recurring: [Int]
   /// The `within` parts of waiting rules met in some period (``Context/latchKey(_:)``):
   /// such a part holds for good once one period's figure met it.

@@ -1,7 +1,7 @@
 /// How far a rule is from unlocking, or a recurring rule from being earned this period: a
 /// fraction for progress bars and words for people.
 ///
-/// A recurring rule (``Rule/every``) counts every figure within the current period (today,
+/// A recurring rule (a rule made with `every:`) counts every figure within the current period (today,
 /// this ISO week or this month, local calendar, and within the rule's dates), as the engine
 /// does when it earns the rule, and its words name the period and when it resets: a daily
 /// goal is `Rule("lessons-today", when: .screenTime("Lessons", .minutes(10)), every: .day)`.

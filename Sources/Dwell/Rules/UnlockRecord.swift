@@ -15,7 +15,7 @@ public struct UnlockRecord: Sendable, Equatable {
   public var points: Int = 0
   /// The rule's title, from the rule in force (`nil` when it has none, or is no longer in force).
   public var title: String? = nil
-  /// For an earning of a recurring rule (``Rule/every``), the period it is for: "2026-03-28",
+  /// For an earning of a recurring rule (a rule made with `every:`), the period it is for: "2026-03-28",
   /// "2026-W13" (an ISO week) or "2026-03". `nil` for an unlock.
   public var period: String? = nil
 }
