@@ -181,15 +181,8 @@ enum UsageTable {
 
   /// Reads `count` or `today_count` of an action's table (nil for another key, or outside a call).
   private static let actionField: dwell_lua_host_function = { L in
-    guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return 0 }
-    var keyLength = 0
-    var nameLength = 0
-    guard let key = lua_tolstring(L, 2, &keyLength),
-      let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
-    else { return 0 }
-    let field = UnsafeRawBufferPointer(start: key, count: keyLength)
-    let figures = usage.pointee.action(
-      String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self))
+    guard let (_, usage, field, name) = fieldRead(L) else { return 0 }
+    let figures = usage.pointee.action(name)
     if field.named("count") {
       lua_pushinteger(L, lua_Integer(figures.count))
     } else if field.named("today_count") {
@@ -203,17 +196,10 @@ enum UsageTable {
   /// Reads `seconds`, `visits` or `today_seconds` of a screen's table (nil for another key,
   /// or outside a call).
   private static let screenField: dwell_lua_host_function = { L in
-    guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return 0 }
-    var keyLength = 0
-    var nameLength = 0
-    guard let key = lua_tolstring(L, 2, &keyLength),
-      let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
-    else { return 0 }
-    let field = UnsafeRawBufferPointer(start: key, count: keyLength)
+    guard let (state, usage, field, name) = fieldRead(L) else { return 0 }
     let known = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
     var place = known
-    let figures = usage.pointee.screen(
-      String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self), place: &place)
+    let figures = usage.pointee.screen(name, place: &place)
     if place != known {
       lua_pushinteger(L, lua_Integer(place))
       lua_copy(L, -1, dwell_lua_upvalueindex(3))
@@ -230,6 +216,23 @@ enum UsageTable {
       return 0
     }
     return 1
+  }
+  /// What a read of a figures table's key (`u.screen(name).seconds`, `u.action(name).count`)
+  /// needs: the state, the figures of the call under way, the key's bytes, and the name the
+  /// table was made for (its upvalue 2). `nil` outside a call or for a key that is no string.
+  private static func fieldRead(
+    _ L: OpaquePointer?
+  ) -> (LuaState, UnsafePointer<UsageFigures>, UnsafeRawBufferPointer, String)? {
+    guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return nil }
+    var keyLength = 0
+    var nameLength = 0
+    guard let key = lua_tolstring(L, 2, &keyLength),
+      let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
+    else { return nil }
+    let field = UnsafeRawBufferPointer(start: key, count: keyLength)
+    return (
+      state, usage, field, String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self)
+    )
   }
 }
 
