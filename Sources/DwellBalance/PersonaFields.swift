@@ -1,12 +1,6 @@
 // Turns one persona's Lua table into a Persona, checking every field and naming the wrong one.
 internal import Dwell
 
-/// A mistake in a persona's fields.
-struct PersonaError: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
-}
-
 /// Reads the fields of one persona (`spec` is its table as JSON), with defaults.
 struct PersonaFields {
   let name: String

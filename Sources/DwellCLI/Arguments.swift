@@ -87,14 +87,3 @@ struct Arguments {
   }
 }
 
-/// A mistake in how the command was called: exit code 2.
-struct UsageError: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
-}
-
-/// A failure while doing the work: exit code 1.
-struct CommandFailure: Error {
-  var message: String
-  init(_ message: String) { self.message = message }
-}

@@ -275,10 +275,3 @@ enum KillSoakCommand {
   }
 }
 
-/// A thread-safe counter.
-final class LockedCount: @unchecked Sendable {
-  private let lock = NSLock()
-  private var count = 0
-  func add() { lock.withLock { count += 1 } }
-  var value: Int { lock.withLock { count } }
-}

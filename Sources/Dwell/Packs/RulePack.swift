@@ -12,15 +12,6 @@ public protocol RulePack: Sendable {
   var levels: [Level] { get }
 }
 
-/// A pack with scripts (DwellLua's): the tracker hands it host values, loads it afresh for
-/// `erase()`, and gives its plugins the tracker's events.
-package protocol ScriptedRulePack: RulePack, UsageListener {
-  /// Exposes a value to the pack's scripts as `host.name`.
-  func setHostValue(_ name: String, _ value: HostValue)
-  /// The same pack loaded afresh: no plugin state, no published values.
-  func loadedAfresh() throws(RuleError) -> any RulePack
-}
-
 extension RulePack {
   /// The same pack loaded afresh (used by `erase()`, which must forget what plugins kept
   /// in memory); a pack without scripts keeps nothing and is itself.

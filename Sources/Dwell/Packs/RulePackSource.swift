@@ -10,9 +10,3 @@ package protocol RulePackSource: Sendable {
   func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any RulePackWatch
 }
 
-/// A watch on a ``RulePackSource``: its baseline is taken when it is made, it looks for
-/// changes from ``start()`` on, and stops when cancelled.
-package protocol RulePackWatch: ScheduledWork {
-  /// Starts looking for changes since the baseline.
-  func start()
-}

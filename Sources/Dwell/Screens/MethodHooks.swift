@@ -77,57 +77,6 @@ package final class MethodHooks<Table: MethodTable> {
   }
 }
 
-/// The class whose methods ``MethodHooks`` hooks: the Objective-C runtime on Apple platforms
-/// (`class_getInstanceMethod`, `method_getImplementation`, `method_setImplementation`,
-/// `class_addMethod`), a dictionary in tests.
-@MainActor
-package protocol MethodTable {
-  /// A method's name (`Selector`).
-  associatedtype Method: Hashable
-  /// A method's implementation (`IMP`).
-  associatedtype Implementation: Equatable
-  /// The implementation of `method` now, `nil` if the class has no such method.
-  func implementation(of method: Method) -> Implementation?
-  /// Makes `implementation` the method's; `false` if the class has no such method.
-  func setImplementation(_ implementation: Implementation, of method: Method) -> Bool
-  /// Adds the marker method to the class itself; `false` if it has it already.
-  func addMarker(_ marker: Method) -> Bool
-}
-
-/// The calls of a hooked method now running, by receiver and method, on any thread: a hook
-/// entered again for the same call (two of Dwell's hooks in one chain, see
-/// ``MethodHooks/repair(hook:)``) learns it is not the outer one and only forwards.
-package final class HookCalls: Sendable {
-  private struct Call: Hashable {
-    let receiver: ObjectIdentifier
-    let method: Int
-  }
-  private let running = Locked(Set<Call>())
-
-  package init() {}
-
-  /// Runs `forward` (the implementation the hook replaced), then `body` if this is the outer
-  /// hook of the call: the one that entered first for `receiver` and `method`.
-  package func call(receiver: AnyObject, method: Int, forward: () -> Void, body: () -> Void) {
-    let call = Call(receiver: ObjectIdentifier(receiver), method: method)
-    let outer = running.withLock { $0.insert(call).inserted }
-    forward()
-    guard outer else { return }
-    running.withLock { _ = $0.remove(call) }
-    body()
-  }
-}
-
-/// Where a hook that UIKit called runs Dwell's part: now on the main thread; off it (an app or
-/// SDK driving appearance off the main thread, which UIKit does not support), on the main
-/// queue, reported once as ``TrackerProblem/offMainThread(_:)``, never trapping the app.
-package enum HookThread: Equatable, Sendable {
-  case now
-  case mainQueue
-
-  package static func decide(isMainThread: Bool) -> HookThread { isMainThread ? .now : .mainQueue }
-}
-
 extension Tracker {
   /// Reports that UIKit called `what` off the main thread (``TrackerProblem/offMainThread(_:)``).
   package func reportOffMainThread(_ what: String) { report(.offMainThread(what)) }

@@ -14,8 +14,3 @@ struct ActionTally: Sendable, Equatable {
   static let maximumCount = 1_000_000
 }
 
-/// A key of the pending action counts: the day and the action's name.
-struct ActionKey: Hashable, Sendable {
-  var day: Day
-  var name: String
-}

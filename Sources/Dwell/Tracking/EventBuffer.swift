@@ -1,8 +1,3 @@
-/// An event stamped with the monotonic instant at which it was recorded.
-struct StampedEvent: Sendable {
-  var at: Int64
-  var event: LifecycleEvent
-}
 
 /// The hot path's only shared state: an append-only buffer behind an uncontended lock.
 ///
