@@ -75,4 +75,3 @@ package struct Persona: Sendable, Equatable {
       && a.touches == b.touches && a.idle == b.idle && a.background == b.background && a.churn == b.churn
   }
 }
-

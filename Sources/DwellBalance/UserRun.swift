@@ -135,4 +135,3 @@ package struct UserRun: LifeSink {
   /// Notifications posted, by "source: title".
   package var notifications: [String: Int] { inbox.content.withLock { $0.notes } }
 }
-

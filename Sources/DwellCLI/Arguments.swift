@@ -86,4 +86,3 @@ struct Arguments {
     return value
   }
 }
-

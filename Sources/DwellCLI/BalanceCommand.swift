@@ -143,4 +143,3 @@ enum BalanceCommand {
     try Files.write(text, to: String(spec[spec.index(after: colon)...]), sparing: inputs)
   }
 }
-

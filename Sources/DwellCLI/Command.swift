@@ -91,4 +91,3 @@ struct Command: Sendable {
   /// `NAME ARGUMENTS`, as listed in `dwell --help`.
   var synopsis: String { ([name] + arguments.map(\.synopsis)).joined(separator: " ") }
 }
-

@@ -274,4 +274,3 @@ enum KillSoakCommand {
     if failures > 0 { throw CommandFailure("\(failures) kill trial(s) failed") }
   }
 }
-

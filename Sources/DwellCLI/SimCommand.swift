@@ -177,4 +177,3 @@ enum SimCommand {
     Terminal.write("\n")
   }
 }
-

@@ -1,4 +1,3 @@
-
 /// The source of durations: a clock that never goes backwards and ignores wall-clock changes.
 ///
 /// Dwell measures every duration with a monotonic clock, so a user who changes the date

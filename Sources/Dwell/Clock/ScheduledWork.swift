@@ -5,4 +5,3 @@ package protocol ScheduledWork: Sendable {
   /// Cancels the work if it has not started yet.
   func cancel()
 }
-

@@ -7,4 +7,3 @@ package protocol WallClock: Sendable {
   /// The time zone now in force.
   var timeZone: TimeZone { get }
 }
-

@@ -9,4 +9,3 @@ package protocol RulePackSource: Sendable {
   /// until cancelled. Made before the first ``load()``, it misses no save made after launch.
   func watch(_ reload: @escaping @Sendable (Result<any RulePack, RuleError>) -> Void) -> any RulePackWatch
 }
-

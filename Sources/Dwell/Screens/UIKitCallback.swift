@@ -25,4 +25,3 @@ package enum UIKitCallback: Sendable, Equatable {
   /// A touch began in `window` of `scene` (for the idle timeout).
   case touch(scene: ScreenInstance?, window: ScreenInstance?)
 }
-

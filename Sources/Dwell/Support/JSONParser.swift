@@ -220,4 +220,3 @@ package struct JSONParser {
     return value
   }
 }
-

@@ -13,4 +13,3 @@ struct ActionTally: Sendable, Equatable {
   /// The most one action event counts (``LifecycleEvent/action(_:count:)``), as in a trace.
   static let maximumCount = 1_000_000
 }
-

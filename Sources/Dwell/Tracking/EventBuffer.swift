@@ -1,4 +1,3 @@
-
 /// The hot path's only shared state: an append-only buffer behind an uncontended lock.
 ///
 /// Recording costs one clock read (by the caller) and one append here. The buffer is
