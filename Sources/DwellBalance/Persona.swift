@@ -1,5 +1,5 @@
 // One kind of simulated user: how often, when, how long and where they use the app, and when they leave.
-package import DwellTesting
+internal import DwellTesting
 internal import Foundation
 
 /// A kind of user, as a persona file describes it (see the article "Balancing a rule pack"

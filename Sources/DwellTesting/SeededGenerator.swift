@@ -1,6 +1,4 @@
 // A seeded random number generator: the same seed, the same run.
-package import Dwell
-package import Foundation
 
 /// A small, fast, seedable random number generator (SplitMix64), for repeatable data.
 package struct SeededGenerator: RandomNumberGenerator, Sendable {

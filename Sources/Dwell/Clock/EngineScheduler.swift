@@ -1,5 +1,5 @@
 // How the engine schedules its timed work (checkpoints, wake-ups): injected, so tests run it on a manual clock.
-package import Dispatch
+internal import Dispatch
 
 /// Runs the engine's background work: timers at monotonic instants, and work to do soon.
 ///

@@ -1,4 +1,4 @@
-package import Dispatch
+internal import Dispatch
 
 /// A scheduled piece of work that can be cancelled.
 package protocol ScheduledWork: Sendable {

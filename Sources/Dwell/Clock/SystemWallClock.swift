@@ -1,5 +1,5 @@
 // The device's wall clock and time zone.
-public import Foundation
+package import Foundation
 
 /// The device's wall clock and current time zone.
 package struct SystemWallClock: WallClock {

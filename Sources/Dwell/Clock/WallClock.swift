@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// The source of wall-clock time and of the time zone in force; both only name days.
 package protocol WallClock: Sendable {

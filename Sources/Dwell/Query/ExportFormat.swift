@@ -1,5 +1,5 @@
 // The formats an export is written in.
-package import Foundation
+internal import Foundation
 
 /// Export formats.
 public enum ExportFormat: String, Sendable, CaseIterable {
