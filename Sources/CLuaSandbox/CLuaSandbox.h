@@ -62,14 +62,6 @@ typedef struct dwell_lua_limits {
 #define DWELL_LUA_PER_TICK 2
 #define DWELL_LUA_PER_LOAD 3
 
-#define DWELL_LUA_RAISE (-1)
-#define DWELL_LUA_HOOK_STEP 1000
-
-#define DWELL_LUA_PER_CALL 0
-#define DWELL_LUA_PER_SHARED_CALL 1
-#define DWELL_LUA_PER_TICK 2
-#define DWELL_LUA_PER_LOAD 3
-
 /// What a host function returns to raise the error message it left on the stack.
 #define DWELL_LUA_RAISE (-1)
 #define DWELL_LUA_HOOK_STEP 1000

@@ -113,13 +113,7 @@ extension Tracker {
       fresh = try engine(on: store)
       fresh.adopt(active: live.active, visible: live.visible)
     } catch {
-      let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
-        defer { phase = .ready(old) }
-        if case .opening(let events) = phase { return events.events }
-        return []
-      }
-      for (instant, event) in waiting { old.record(event, at: instant) }
-      resumeReadyWaiters()
+      resume(old)
       report(.storeUnavailable("retry failed: \(error)"))
       return false
     }

@@ -40,7 +40,7 @@ extension Tracker {
   }
 
   /// Puts `old` back in use, with the events recorded while it was being replaced.
-  private func resume(_ old: Engine) {
+  func resume(_ old: Engine) {
     let waiting = phase.withLock { phase -> [(MonotonicInstant, LifecycleEvent)] in
       defer { phase = .ready(old) }
       if case .opening(let events) = phase { return events.events }
