@@ -1,10 +1,21 @@
 -- Reading app: daily goals, reading streaks and a "finished a book" milestone.
 
--- "12 of 20 minutes today": a daily goal is a streak of one day with a minimum.
+-- "12 of 20 minutes today": a daily goal is a recurring rule, earned again each day
+-- its own figures (20 minutes of Reader that day) meet it.
 unlock "daily-goal" {
   title = "Daily goal",
   description = "Read 20 minutes today",
-  check = function(u) return u.screen("Reader").today_seconds >= minutes(20) end,
+  every = "day",
+  when = { screen = "Reader", seconds = minutes(20) },
+}
+
+-- A weekly goal: five days of reading in one ISO week (Monday to Sunday), earned
+-- every week, with its points each time.
+achievement "weekly-reader" {
+  title = "Weekly reader",
+  every = "week",
+  points = 15,
+  when = { activeDays = 5, screen = "Reader", minimumPerDay = minutes(10) },
 }
 
 achievement "bookworm" {
