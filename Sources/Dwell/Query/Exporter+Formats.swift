@@ -99,9 +99,11 @@ extension Exporter {
     try sink.write(text)
   }
 
+  /// `text` as a CSV field: quoted when it holds a comma, a quote or a line break (bytes,
+  /// not characters: `"\r\n"` is one `Character`, equal to neither `"\r"` nor `"\n"`).
   private static func field(_ text: String?) -> String {
     guard let text else { return "" }
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
     return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }
 }

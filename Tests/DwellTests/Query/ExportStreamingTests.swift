@@ -81,6 +81,20 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(untitled.utf8))
   }
 
+  /// Every awkward name that holds a comma, a quote or a line break is a quoted CSV field,
+  /// `"\r\n"` included (one `Character` in Swift, so a per-character test missed it).
+  @Test func csvQuotesEveryLineBreak() throws {
+    let folder = TemporaryStore()
+    let store = try Self.awkwardStore(at: folder.path)
+    let sink = ExportSink()
+    try Exporter(store: store, rules: Self.titles).write(.csv, to: sink)
+    for name in Self.awkward where name.utf8.contains(where: { [0x2C, 0x22, 0x0A, 0x0D].contains($0) }) {
+      let quoted = "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+      #expect(sink.text.contains("," + quoted + ",") || sink.text.contains("\n" + quoted + ","), "\(name.debugDescription)")
+    }
+    #expect(sink.text.contains("\"crlf\r\nboth\""))
+  }
+
   /// An empty store (every section empty) exports as before.
   @Test(arguments: ExportFormat.allCases)
   func anEmptyStoreExportsAsBefore(format: ExportFormat) throws {

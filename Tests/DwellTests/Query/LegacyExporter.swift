@@ -96,7 +96,7 @@ struct LegacyExporter {
     var lines = [Self.csvHeader]
     func field(_ text: String?) -> String {
       guard let text else { return "" }
-      guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+      guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
       return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
     func row(_ kind: String, _ fields: [String?]) { lines.append(([kind] + fields).map(field).joined(separator: ",")) }
