@@ -24,6 +24,8 @@ extension RuleBook {
     /// levels' points by name (set only when a rule counts points).
     var points = 0
     var levelPoints: [String: Int] = [:]
+    /// While a recurring rule is evaluated, the days of its current period (its checks' `period…` figures).
+    var period: ClosedRange<Day>?
 
     init(m: Int64, today: Day, appSlot: Int, dayStart: Bool = false, unlocked: [String: UnlockRecord] = [:]) {
       self.m = m
@@ -104,6 +106,12 @@ extension RuleBook {
       }
       return false
     case .check(let check):
+      if let period = context.period {
+        // A recurring rule's check: its own view, with the period's figures.
+        var view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
+        view.period = period
+        return check.check.holds(view)
+      }
       if context.view == nil {
         context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
       }
@@ -221,6 +229,8 @@ extension RuleBook {
     examined += 1
     context.rule = index
     context.window = window
+    context.period = window
+    defer { context.period = nil }
     guard Self.holds(rule.condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) else {
       return nil
     }

@@ -206,7 +206,8 @@ struct RuleBook {
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
       instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,
-      screenIndex: accountant.screenIndex, actions: accountant.actions)
+      screenIndex: accountant.screenIndex, actions: accountant.actions, app: accountant.app,
+      sessionDays: accountant.sessionDays)
   }
 
   // MARK: Wake-ups
