@@ -115,7 +115,8 @@ enum UsageTable {
   /// engine runs every check): every other figure grows with time, or may change an
   /// instant after an event (a day counts as active once time accrued on it).
   private static func isSteady(_ key: UnsafeRawBufferPointer) -> Bool {
-    key.named("sessions") || key.named("period_sessions") || key.named("date") || key.named("weekday") || key.named("app") || key.named("screen")
+    key.named("sessions") || key.named("period_sessions") || key.named("date") || key.named("weekday")
+      || key.named("app") || key.named("screen")
   }
 
   /// `__index` of `u` and `u.app`: the field, read raw from the table behind (upvalue 1);
