@@ -138,6 +138,7 @@ extension Engine {
             case .unlock(let id):
               if let record = state.book.unlock(id, at: m, state.accountant) {
                 state.knownWake = nil
+                awarded = awarded || record.points != 0
                 caused.append(record)
                 next.append(.unlocked(id))
               }
@@ -150,7 +151,7 @@ extension Engine {
         }
       }
       if awarded, state.book.countsPoints {
-        // Points awarded now may meet a `points` or `level` condition at this instant.
+        // Points awarded (or a plugin's unlock's) may meet a `points` or `level` condition now.
         let more = evaluate(&state, at: m)
         caused += more
         next += more.map { .unlocked($0.rule) }
