@@ -9,7 +9,10 @@ import Testing
   @Test func invalidPointsAndLevelFormsAreRefusedWithTheRule() throws {
     let dir = TemporaryStore()
     let cases: [(name: String, text: String, expected: [String])] = [
-      ("neg.json", #"[{"id":"neg","when":{"points":-5}}]"#, ["neg.json:1", "rule 'neg'", "'points' must not be negative"]),
+      (
+        "neg.json", #"[{"id":"neg","when":{"points":-5}}]"#,
+        ["neg.json:1", "rule 'neg'", "'points' must not be negative"]
+      ),
       ("nolevels.json", #"[{"id":"lvl","when":{"level":"Bloom"}}]"#, ["rule 'lvl'", "the rules define no levels"]),
       (
         "daily.json", #"[{"id":"daily","every":"day","when":{"all":[{"points":5},{"sessions":1}]}}]"#,
