@@ -39,8 +39,9 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   /// earnings, and those plugins awarded. A rule's own points never count toward it (they
   /// come once it holds). See <doc:Accounting>.
   case points(Int)
-  /// The named level of the rule set's levels (``Level``) is reached: the points total
-  /// reaches the level's points, as ``points(_:)``.
+  /// The named level (``Level``) is reached: the points total reaches the level's points,
+  /// as ``points(_:)``. A Swift rule names a level of the configuration's `levels`; a rule
+  /// pack's rule may name the pack's too. Another name makes the rule invalid.
   case level(String)
   /// Every sub-condition holds (unlocks at the latest of them).
   case all([Condition])
