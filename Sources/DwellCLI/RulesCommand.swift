@@ -31,6 +31,10 @@ enum RulesCommand {
       for warning in warnings { Terminal.show("warning: \(warning)") }
       throw CommandFailure("invalid rules: \(error)")
     }
+    // Checked as `dwell replay` runs them: a JSON file defines no levels for its `level` parts.
+    do { try RuleSet(rules: source.pack == nil ? source.rules : [], pack: source.pack).validate() } catch {
+      throw CommandFailure("invalid rules: \(path): \(error)")
+    }
     let count = source.rules.count
     Terminal.show("\(path): \(count) rule\(count == 1 ? "" : "s")\(warnings.isEmpty ? ", valid" : "")")
     for rule in source.rules {

@@ -36,20 +36,22 @@ public struct ConfigurationError: Error, CustomStringConvertible, Sendable, Equa
 }
 
 extension Rule {
-  /// Every problem of a rule set (``RuleSet/validate(strict:)`` throws the first).
-  static func problems(_ rules: [Rule]) -> [RuleError] { checked(rules).problems }
+  /// Every problem of a rule set (``RuleSet/validate(strict:)`` throws the first); `level`
+  /// parts must name one of `levels` (`nil`: not known here, as in a JSON file alone).
+  static func problems(_ rules: [Rule], levels: [Level]? = nil) -> [RuleError] { checked(rules, levels).problems }
 
   /// The rules of a set that can be used, in order: each rule with no problem of its own
   /// whose id no rule before it declared (the first declared keeps an id; a repeat is
   /// left out, the rule before it is not). What a tracker runs with from a configuration
   /// whose rules do not validate.
-  static func usable(_ rules: [Rule]) -> [Rule] { checked(rules).usable }
+  static func usable(_ rules: [Rule], levels: [Level]? = nil) -> [Rule] { checked(rules, levels).usable }
 
-  private static func checked(_ rules: [Rule]) -> (problems: [RuleError], usable: [Rule]) {
+  private static func checked(_ rules: [Rule], _ levels: [Level]?) -> (problems: [RuleError], usable: [Rule]) {
     var seen = Set<String>()
     var problems: [RuleError] = []
     var usable: [Rule] = []
     let gates = gateProblems(rules)
+    let levelNames = levels.map { levelProblems(rules, levels: $0) } ?? [:]
     for (offset, rule) in rules.enumerated() {
       let before = problems.count
       if rule.id.isEmpty {
@@ -60,7 +62,9 @@ extension Rule {
         problems.append(RuleError(rule: rule.id, "the id is repeated"))
       }
       if let problem = rule.condition.problem { problems.append(RuleError(rule: rule.id, problem)) }
-      if let problem = rule.periodProblem ?? gates[rule.id] { problems.append(RuleError(rule: rule.id, problem)) }
+      if let problem = rule.periodProblem ?? gates[rule.id] ?? levelNames[rule.id] {
+        problems.append(RuleError(rule: rule.id, problem))
+      }
       if !pointsRange.contains(rule.points) {
         problems.append(RuleError(rule: rule.id, "points must be from 0 to 1,000,000, not \(rule.points)"))
       }
@@ -90,7 +94,7 @@ extension Engine.Configuration {
     positive("checkpointInterval", checkpointInterval, atMost: Self.longestInterval)
     positive("evaluationTick", evaluationTick, atMost: Self.longestInterval)
     problems += Self.levelProblems(levels).problems.map { .setting("levels", $0) }
-    return problems + Rule.problems(rules).map { .rule($0) }
+    return problems + Rule.problems(rules, levels: levels).map { .rule($0) }
   }
 
   /// Why levels cannot be used (an empty or repeated name, points below 0 or above 10^15),
@@ -126,7 +130,7 @@ extension Engine.Configuration {
     if evaluationTick <= .zero || evaluationTick > Self.longestInterval {
       repaired.evaluationTick = defaults.evaluationTick
     }
-    repaired.rules = Rule.usable(rules)
+    repaired.rules = Rule.usable(rules, levels: levels)
     repaired.levels = Self.levelProblems(levels).usable
     return repaired
   }

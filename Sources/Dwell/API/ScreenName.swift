@@ -125,7 +125,7 @@ extension Condition {
     case .all(let parts): return .all(parts.map(\.withCleanNames))
     case .any(let parts): return .any(parts.map(\.withCleanNames))
     case .within(let period, let part): return .within(period, part.withCleanNames)
-    case .appTime, .sessions, .check, .actions, .actionDays, .actionStreak, .unlocked: return self
+    case .appTime, .sessions, .check, .actions, .actionDays, .actionStreak, .unlocked, .points, .level: return self
     }
   }
 }

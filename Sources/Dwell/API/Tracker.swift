@@ -137,10 +137,9 @@ public final class Tracker: Sendable {
     self.scheduler = scheduler
     launchedAt = clock.now()
     // Repaired, the configuration's rules validate; an empty set is only a safety net.
-    live =
-      (try? RulesInForce(
-        RuleSet(rules: self.configuration.engine.rules, listeners: self.configuration.engine.listeners)))
-      ?? RulesInForce()
+    var set = RuleSet(rules: self.configuration.engine.rules, listeners: self.configuration.engine.listeners)
+    set.levels = self.configuration.engine.levels
+    live = (try? RulesInForce(set)) ?? RulesInForce()
     let problems = configuration.problems
     if !problems.isEmpty { report(.invalidConfiguration(ConfigurationError(problems: problems))) }
     if scheduler?.isSynchronous == true {

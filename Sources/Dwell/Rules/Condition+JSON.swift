@@ -89,6 +89,7 @@ extension Condition {
     if keys.contains("action") || keys.contains("count") || keys.contains("unlocked") {
       return try parseAction(value, keys, count: count)
     }
+    if keys.contains("points") || keys.contains("level") { return try parsePoints(value, keys, count: count) }
     if keys.contains("all") {
       try exactly(["all"])
       return .all(try parts("all"))
@@ -141,11 +142,11 @@ extension Condition {
 
   static let formKeys: Set<String> = [
     "screen", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",
-    "action", "count", "within", "unlocked",
+    "action", "count", "within", "unlocked", "points", "level",
   ]
   static let forms =
     "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
-    + "(with minimumPerDay and screen, or action, if wanted), action + count, unlocked, all, any; "
+    + "(with minimumPerDay and screen, or action, if wanted), action + count, unlocked, points, level, all, any; "
     + "a figure may add within"
 }
 
@@ -242,6 +243,10 @@ extension Condition {
       return part.withinProblem ?? part.problem
     case .unlocked(let id):
       return id.isEmpty ? "'unlocked' names no rule" : nil
+    case .points(let n):
+      return n < 0 ? "'points' must not be negative (\(n)); use 0 or more" : nil
+    case .level(let name):
+      return name.isEmpty ? "'level' names no level" : nil
     case .appTime(let d), .screenTime(_, let d):
       return Self.problem(d)
     case .visits(let s, let n):

@@ -26,7 +26,7 @@ extension Condition {
   var withinProblem: String? {
     switch self {
     case .streak, .actionStreak: return "'within' is not allowed with streak: a streak spans periods"
-    case .all, .any, .within, .unlocked, .check: return "'within' goes beside a figure"
+    case .all, .any, .within, .unlocked, .points, .level, .check: return "'within' goes beside a figure"
     default:
       return hasZeroThreshold ? "'within' needs a threshold above 0 (it would hold before anything happened)" : nil
     }
@@ -40,7 +40,7 @@ extension Condition {
     case .activeDays(let n, _, _), .streak(let n, _, _): return n <= 0
     case .actionDays(let n, _, _), .actionStreak(let n, _, _): return n <= 0
     case .within(_, let part): return part.hasZeroThreshold
-    case .all, .any, .unlocked, .check: return false
+    case .all, .any, .unlocked, .points, .level, .check: return false
     }
   }
 
@@ -179,6 +179,8 @@ extension Condition {
     case .streak, .actionStreak: return "a recurring rule ('every') cannot hold a streak: a streak spans periods"
     case .within: return "a recurring rule ('every') counts every figure within its period already: remove 'within'"
     case .unlocked: return "a recurring rule ('every') cannot need another rule ('unlocked')"
+    case .points, .level:
+      return "a recurring rule ('every') cannot count points or a level: points are not counted by period"
     case .all(let parts), .any(let parts): return parts.lazy.compactMap(\.recurringProblem).first
     case .check: return nil
     default:

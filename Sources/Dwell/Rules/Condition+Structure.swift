@@ -19,10 +19,11 @@ extension Condition {
     }
   }
 
-  /// Whether a part needs another rule unlocked (`unlocked`).
+  /// Whether a part needs another rule unlocked (`unlocked`), or points that rules
+  /// unlocking at the same instant may bring (`points`, `level`).
   var containsGate: Bool {
     switch self {
-    case .unlocked: return true
+    case .unlocked, .points, .level: return true
     case .all(let parts), .any(let parts): return parts.contains { $0.containsGate }
     case .within(_, let inner): return inner.containsGate
     default: return false
@@ -34,7 +35,27 @@ extension Condition {
     switch self {
     case .appTime, .screenTime, .visits, .sessions, .activeDays, .streak, .actions, .actionDays, .actionStreak:
       return true
-    case .within, .unlocked, .all, .any, .check: return false
+    case .within, .unlocked, .points, .level, .all, .any, .check: return false
+    }
+  }
+
+  /// Whether a part counts points (`points`, `level`).
+  var containsPoints: Bool {
+    switch self {
+    case .points, .level: return true
+    case .all(let parts), .any(let parts): return parts.contains { $0.containsPoints }
+    case .within(_, let inner): return inner.containsPoints
+    default: return false
+    }
+  }
+
+  /// The level names `level` parts name.
+  var levelNames: [String] {
+    switch self {
+    case .level(let name): return [name]
+    case .all(let parts), .any(let parts): return parts.flatMap(\.levelNames)
+    case .within(_, let inner): return inner.levelNames
+    default: return []
     }
   }
 

@@ -35,6 +35,14 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   case within(CalendarPeriod, Condition)
   /// The ordinary (not recurring) rule with this id has unlocked: a gate, with ``all(_:)``.
   case unlocked(String)
+  /// The points total reaches this many: the points of the unlocked rules and of recurring
+  /// earnings, and those plugins awarded. A rule's own points never count toward it (they
+  /// come once it holds). See <doc:Accounting>.
+  case points(Int)
+  /// The named level (``Level``) is reached: the points total reaches the level's points,
+  /// as ``points(_:)``. A Swift rule names a level of the configuration's `levels`; a rule
+  /// pack's rule may name the pack's too. Another name makes the rule invalid.
+  case level(String)
   /// Every sub-condition holds (unlocks at the latest of them).
   case all([Condition])
   /// Some sub-condition holds (unlocks at the earliest of them).
@@ -61,6 +69,8 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
       return "\(n) days in a row with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
     case .within(let period, let inner): return "\(inner) in one \(period.name)"
     case .unlocked(let id): return "\(id) unlocked"
+    case .points(let n): return "\(n) point\(n == 1 ? "" : "s")"
+    case .level(let name): return "level \(name) reached"
     case .all(let parts): return parts.map(\.description).joined(separator: " and ")
     case .any(let parts): return "(" + parts.map(\.description).joined(separator: " or ") + ")"
     case .check: return "a scripted check"

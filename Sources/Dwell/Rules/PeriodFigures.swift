@@ -45,7 +45,7 @@ enum PeriodFigures {
     case .actionStreak(let n, let name, let minimum):
       guard let tally = accountant.actions[name] else { return n <= 0 }
       return longestRun(tally.days.lazy.filter { $0.value >= max(minimum, 1) }.map(\.key)) >= n
-    case .within, .unlocked, .all, .any, .check:
+    case .within, .unlocked, .points, .level, .all, .any, .check:
       return false
     }
   }
@@ -58,7 +58,7 @@ enum PeriodFigures {
     case .visits(_, let n), .sessions(let n), .activeDays(let n, _, _), .streak(let n, _, _), .actions(_, let n),
       .actionDays(let n, _, _), .actionStreak(let n, _, _):
       return Int64(n)
-    case .within, .unlocked, .all, .any, .check: return nil
+    case .within, .unlocked, .points, .level, .all, .any, .check: return nil
     }
   }
 
@@ -96,7 +96,7 @@ enum PeriodFigures {
       guard let tally = accountant.actions[name] else { return 0 }
       let qualifying = tally.days.lazy.filter { $0.value >= max(minimum, 1) && window.contains($0.key) }
       return Int64(longestRun(qualifying.map(\.key)))
-    case .within, .unlocked, .all, .any, .check:
+    case .within, .unlocked, .points, .level, .all, .any, .check:
       return nil
     }
   }

@@ -20,6 +20,12 @@ extension RuleBook {
     var window: ClosedRange<Day>?
     /// The `within` parts met so far (the book's, moved here for the evaluation).
     var latches = Set<Int>()
+    /// The points total, with those of the rules unlocked during the evaluation, and the
+    /// levels' points by name (set only when a rule counts points).
+    var points = 0
+    var levelPoints: [String: Int] = [:]
+    /// While a recurring rule is evaluated, the days of its current period (its checks' `period…` figures).
+    var period: ClosedRange<Day>?
 
     init(m: Int64, today: Day, appSlot: Int, dayStart: Bool = false, unlocked: [String: UnlockRecord] = [:]) {
       self.m = m
@@ -67,6 +73,10 @@ extension RuleBook {
       return PeriodFigures.holds(condition, in: nil, accountant, slots: slots, qualifiers)
     case .unlocked(let id):
       return context.unlocked[id] != nil || context.fresh.contains(id)
+    case .points(let n):
+      return context.points >= n
+    case .level(let name):
+      return context.levelPoints[name].map { context.points >= $0 } ?? false
     case .within(let period, let inner):
       let key = context.latchKey(node)
       if context.latches.contains(key) { return true }
@@ -96,6 +106,12 @@ extension RuleBook {
       }
       return false
     case .check(let check):
+      if let period = context.period {
+        // A recurring rule's check: its own view, with the period's figures.
+        var view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
+        view.period = period
+        return check.check.holds(view)
+      }
       if context.view == nil {
         context.view = makeView(at: context.m, accountant, today: context.today, appDays: qualifiers, context.appSlot)
       }
@@ -166,7 +182,7 @@ extension RuleBook {
       for part in parts { visit(part, &wake, tick, accountant, window: window) }
     case .check:
       wake.ticks = true
-    case .visits, .sessions, .actions, .actionDays, .actionStreak, .unlocked:
+    case .visits, .sessions, .actions, .actionDays, .actionStreak, .unlocked, .points, .level:
       return
     }
   }
@@ -213,6 +229,8 @@ extension RuleBook {
     examined += 1
     context.rule = index
     context.window = window
+    context.period = window
+    defer { context.period = nil }
     guard Self.holds(rule.condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) else {
       return nil
     }
@@ -221,6 +239,7 @@ extension RuleBook {
       points: rule.points, title: rule.title, period: label)
     earned.insert(key)
     earnings.append(record)
+    rulePoints.addSaturating(record.points)
     return record
   }
 

@@ -34,18 +34,29 @@ struct RuleBook {
   private let checkOnly: [Bool]
   /// The last wake-up search, reused while only time passes (see ``nextWake(after:_:)``).
   private var lastSearch: Search?
+  /// The levels, lowest first, and each level's points by name (``Condition/level(_:)``).
+  let levels: [Level]
+  let levelPoints: [String: Int]
+  /// The points of the unlocked rules and of the earnings (kept up to date, not summed at
+  /// each evaluation), and how many of `levels` were reached when last looked (`level_up`).
+  var rulePoints = 0
+  var levelsReached = 0
+  /// Whether a rule counts points (`points`, `level`): awards then evaluate the rules again.
+  let countsPoints: Bool
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
   init(
     rules: [Rule], unlocked: [UnlockRecord], earnings: [UnlockRecord] = [], tick: Int64, wantsTicks: Bool = false,
-    accountant: Accountant
+    levels: [Level] = [], accountant: Accountant
   ) {
     self.rules = rules
     self.earnings = earnings
     earned = Set(earnings.map(\.announcementKey))
     recurring = rules.indices.filter { rules[$0].every != nil }
     hasGates = rules.contains { $0.condition.containsGate }
+    countsPoints = rules.contains { $0.condition.containsPoints }
+    (self.levels, levelPoints) = Self.levelTable(levels)
     self.tick = max(tick, 1_000_000)
     self.wantsTicks = wantsTicks
     checkOnly = rules.map {
@@ -53,6 +64,8 @@ struct RuleBook {
       return false
     }
     for record in unlocked { self.unlocked[record.rule] = record }
+    for record in self.unlocked.values { rulePoints.addSaturating(record.points) }
+    for record in earnings { rulePoints.addSaturating(record.points) }
     let unlockedIDs = Set(unlocked.map(\.rule))
     waiting = RuleIndex(
       rules: rules, waiting: rules.indices.filter { rules[$0].every == nil && !unlockedIDs.contains(rules[$0].id) })
@@ -69,6 +82,7 @@ struct RuleBook {
     qualifierSlots = slots
     appSlot = slots[Self.appDays] ?? 0
     latchPastPeriods(accountant)
+    levelsReached = self.levels.count(where: { $0.points <= points(accountant) })
   }
 
   /// The qualifier of days for `key`, if a rule asks about them.
@@ -117,12 +131,16 @@ struct RuleBook {
     var context = Context(m: m, today: span.day, appSlot: appSlot, dayStart: m == span.start, unlocked: unlocked)
     swap(&context.latches, &latches)
     defer { swap(&context.latches, &latches) }
+    // Recurring earnings first: their points count toward `points` at this instant.
+    var records: [UnlockRecord] = []
+    if !recurring.isEmpty { records = earn(at: m, &context, accountant) }
+    if countsPoints { context.preparePoints(points(accountant), levelPoints) }
     var reached: [Int] = []
     for ladder in waiting.ladders.indices where waiting.hasRungs(ladder) {
       waiting.climb(ladder, to: waiting.value(of: ladder, accountant), into: &reached, examined: &examined)
     }
     let climbed = reached.count
-    if hasGates { for index in reached { context.fresh.insert(rules[index].id) } }
+    if hasGates { for index in reached { context.reach(rules[index], unlocked[rules[index].id] == nil) } }
     // With gates, again while rules unlock: a rule may need one that unlocked just now.
     var from = climbed
     repeat {
@@ -133,7 +151,7 @@ struct RuleBook {
         context.window = rules[index].range
         if Self.holds(rules[index].condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) {
           reached.append(index)
-          if hasGates { context.fresh.insert(rules[index].id) }
+          if hasGates { context.reach(rules[index], unlocked[rules[index].id] == nil) }
         }
       }
     } while hasGates && reached.count > from
@@ -141,8 +159,6 @@ struct RuleBook {
       let held = reached[climbed...]
       waiting.others.removeAll { held.contains($0) }
     }
-    var records: [UnlockRecord] = []
-    if !recurring.isEmpty { records = earn(at: m, &context, accountant) }
     guard !reached.isEmpty else { return records }
     for index in reached.sorted() where unlocked[rules[index].id] == nil {
       let rule = rules[index]
@@ -150,6 +166,7 @@ struct RuleBook {
         rule: rule.id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot,
         wall: accountant.wall(at: m), points: rule.points, title: rule.title)
       unlocked[rule.id] = record
+      rulePoints.addSaturating(record.points)
       records.append(record)
     }
     return records
@@ -163,6 +180,7 @@ struct RuleBook {
       rule: id, mono: MonotonicInstant(nanoseconds: m), boot: accountant.boot, wall: accountant.wall(at: m),
       points: rule?.points ?? 0, title: rule?.title)
     unlocked[id] = record
+    rulePoints.addSaturating(record.points)
     waiting.others.removeAll { rules[$0].id == id }  // on a ladder, it is skipped as unlocked
     return record
   }
@@ -188,7 +206,8 @@ struct RuleBook {
       todaySeconds: Double(accountant.app.nanos(on: today)) / 1e9, today: today,
       hour: accountant.calendar.hour(of: accountant.wall(at: m)),
       instant: MonotonicInstant(nanoseconds: m), revision: accountant.revision, screens: accountant.screens,
-      screenIndex: accountant.screenIndex, actions: accountant.actions)
+      screenIndex: accountant.screenIndex, actions: accountant.actions, app: accountant.app,
+      sessionDays: accountant.sessionDays)
   }
 
   // MARK: Wake-ups

@@ -124,7 +124,7 @@ extension RuleBook {
       case .actions(let name, _): return count(have, n, "times \(name)" + when)
       case .actionDays(_, let name, _): return count(have, n, "days with \(name)" + when)
       case .actionStreak(_, let name, _): return count(have, n, "days in a row with \(name)" + when)
-      case .within, .unlocked, .all, .any, .check: return .unknown
+      case .within, .unlocked, .points, .level, .all, .any, .check: return .unknown
       }
     }
     // A recurring rule: every figure is the current period's.
@@ -174,6 +174,11 @@ extension RuleBook {
       return RuleProgress(
         fraction: done ? 1 : 0, summary: done ? "\(id) unlocked" : "\(id) not unlocked yet",
         remaining: done ? "" : "unlock \(id)", isUnlocked: done, parts: [])
+    case .points(let n):
+      return count(Self.clamped(points(accountant)), n, "points")
+    case .level(let name):
+      guard let need = levelPoints[name] else { return .unknown }
+      return count(Self.clamped(points(accountant)), need, "points to level \(name)")
     case .all(let parts):
       var inner: [RuleProgress] = []
       var child = node + 1
@@ -204,6 +209,9 @@ extension RuleBook {
         parts: [])
     }
   }
+
+  /// A points total as progress counts it (an `Int` of points, not beyond what `need - have` may take).
+  private static func clamped(_ points: Int) -> Int { max(points, Int.min / 2) }
 
   private static func dayWords(_ minimum: Duration?, _ screen: String?) -> String {
     Condition.dayQualifier(minimum, screen, atLeast: "", none: "")

@@ -29,6 +29,8 @@ package struct RuleSet: Sendable {
   package var hostValues: [String: HostValue] = [:]
   /// Bumped by every change ``RulesInForce`` accepts.
   package var generation = 0
+  /// The app's levels (its configuration's), which rules' `level` parts may name besides the pack's.
+  package var levels: [Level] = []
 
   /// A set of Swift rules, a pack and listeners.
   package init(rules: [Rule] = [], pack: (any RulePack)? = nil, listeners: [any UsageListener] = []) {
@@ -66,7 +68,7 @@ package struct RuleSet: Sendable {
   ///   points outside 0...1,000,000.
   package func validate(strict: Bool = true) throws(RuleError) {
     let checked = strict ? rules + (pack?.rules ?? []) : allRules
-    if let first = Rule.problems(checked).first { throw first }
+    if let first = Rule.problems(checked, levels: levels + (pack?.levels ?? [])).first { throw first }
   }
 
   /// The engine configuration for `base` with these rules, levels and listeners.
@@ -81,7 +83,9 @@ package struct RuleSet: Sendable {
   /// ``configuration(base:)`` once the set validates (strictly): for a tool that makes one
   /// engine from a rules file.
   package func validated(base: Engine.Configuration) throws(RuleError) -> Engine.Configuration {
-    try validate()
+    var set = self
+    set.levels += base.levels
+    try set.validate()
     return configuration(base: base)
   }
 }

@@ -14,4 +14,8 @@ package enum UsageEvent: Sendable, Equatable {
   case unlocked(String)
   /// App time reached a whole multiple of the evaluation tick.
   case tick
+  /// The app recorded an action (``LifecycleEvent/action(_:count:)``): its name and count.
+  case action(String, Int)
+  /// The points total reached a new level: the level's name and the points total then.
+  case levelUp(String, Int)
 }

@@ -37,6 +37,12 @@ package struct UsageFigures: Sendable {
   let screenIndex: [String: Int32]
   /// Actions by name.
   var actions: [String: ActionTally] = [:]
+  /// The app's time by day and the sessions begun on each day, for the period's figures.
+  var app = Tally()
+  var sessionDays: [Day: Int] = [:]
+  /// In a recurring rule's check, the days of the current period (within the rule's
+  /// dates) whose figures `period…` count; `nil` elsewhere.
+  package var period: ClosedRange<Day>?
 
   /// The named action's total count and its count today (zeros for one never recorded).
   package func action(_ name: String) -> (count: Int, todayCount: Int) {

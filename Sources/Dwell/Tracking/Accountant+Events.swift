@@ -58,6 +58,7 @@ extension Accountant {
       let day = span(at: m).day  // an action counts on the day of its instant
       actions[name, default: ActionTally()].add(n, on: day)
       if keepsPendingTotals { pending.actions[ActionKey(day: day, name: name), default: 0].addSaturating(n) }
+      if collectsEvents { events.append(.action(name, n)) }
     case .clockChanged(let newWall, let zone):
       let current = wall(at: m)
       anchorMono = m

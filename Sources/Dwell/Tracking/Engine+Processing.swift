@@ -114,6 +114,7 @@ extension Engine {
     guard !listeners.isEmpty else { return [] }
     var queue = state.accountant.takeEvents()
     if !fresh.isEmpty { queue += fresh.map { .unlocked($0.rule) } }
+    queue += state.book.takeLevelUps(state.accountant)
     if tick {
       // A tick alone (most calls, once per second of app time) allocates nothing.
       if queue.isEmpty { queue = Self.tickAlone } else { queue.append(.tick) }
@@ -125,6 +126,7 @@ extension Engine {
       let today = state.accountant.span(at: m).day
       let view = state.book.makeView(at: m, state.accountant, today: today)
       var next: [UsageEvent] = []
+      var awarded = false
       for event in queue {
         for listener in listeners {
           for action in listener.receive(event, usage: view) {
@@ -132,9 +134,11 @@ extension Engine {
             case .award(let points, let reason, let source):
               state.accountant.award(
                 Award(source: source, points: points, reason: reason, wall: state.accountant.wall(at: m)))
+              awarded = true
             case .unlock(let id):
               if let record = state.book.unlock(id, at: m, state.accountant) {
                 state.knownWake = nil
+                awarded = awarded || record.points != 0
                 caused.append(record)
                 next.append(.unlocked(id))
               }
@@ -146,6 +150,13 @@ extension Engine {
           }
         }
       }
+      if awarded, state.book.countsPoints {
+        // Points awarded (or a plugin's unlock's) may meet a `points` or `level` condition now.
+        let more = evaluate(&state, at: m)
+        caused += more
+        next += more.map { .unlocked($0.rule) }
+      }
+      next += state.book.takeLevelUps(state.accountant)
       queue = next
     }
     return caused

@@ -82,7 +82,9 @@ package final class Engine: Sendable {
     store: Store, inMemory: Bool, configuration: Configuration, clock: any MonotonicClock,
     wallClock: any WallClock, scheduler: (any EngineScheduler)?, launchedAt: MonotonicInstant?
   ) throws {
-    try RuleSet(rules: configuration.rules).validate()  // a configuration made by hand
+    var given = RuleSet(rules: configuration.rules)  // a configuration made by hand
+    given.levels = configuration.levels
+    try given.validate()
     self.configuration = configuration
     self.store = store
     self.inMemory = inMemory
@@ -110,7 +112,8 @@ package final class Engine: Sendable {
     let book = RuleBook(
       rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks, earnings: restored.earnings,
       tick: configuration.evaluationTick.nanoseconds,
-      wantsTicks: configuration.listeners.contains { $0.wantsTicks }, accountant: accountant)
+      wantsTicks: configuration.listeners.contains { $0.wantsTicks }, levels: configuration.levels,
+      accountant: accountant)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
     published = Locked(PublishedState(accountant: accountant, book: book))
     pipeline = CommitPipeline(

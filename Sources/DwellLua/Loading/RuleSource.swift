@@ -23,7 +23,9 @@ public struct RuleSource: Sendable {
     if isDirectory.boolValue || path.hasSuffix(".lua") {
       let pack = try LuaRulePack(contentsOf: path, limits: limits)  // named as a tracker names it
       // What concerns more than one rule (`unlocked` cycles), as the JSON form checks it.
-      do { try RuleSet(rules: pack.rules).validate() } catch {
+      var set = RuleSet(rules: pack.rules)
+      set.levels = pack.levels  // `level` parts name the pack's levels
+      do { try set.validate() } catch {
         throw RuleError(rule: error.rule, error.message, file: error.file ?? path, line: error.line)
       }
       return RuleSource(rules: pack.rules, pack: pack, scripts: pack.scripts, limits: limits)

@@ -4,25 +4,30 @@ internal import Dwell
 
 extension LuaRuntime {
   /// The events plugins subscribe to, as scripts name them (``subscribers`` is by this index).
-  static let eventNames = ["screen_enter", "screen_leave", "session_start", "pause", "day_start", "unlock", "tick"]
+  static let eventNames = [
+    "screen_enter", "screen_leave", "session_start", "pause", "day_start", "unlock", "tick", "action", "level_up",
+  ]
 
-  /// `event`'s index in ``eventNames``, and its argument.
-  static func eventIndex(_ event: UsageEvent) -> (Int, String?) {
+  /// `event`'s index in ``eventNames``, its argument, and its second argument (a number:
+  /// an action's count, the points total at a level-up).
+  static func eventIndex(_ event: UsageEvent) -> (Int, String?, Int?) {
     switch event {
-    case .screenEntered(let name): return (0, name)
-    case .screenLeft(let name): return (1, name)
-    case .sessionStarted: return (2, nil)
-    case .paused: return (3, nil)
-    case .dayStarted(let day): return (4, day.description)
-    case .unlocked(let id): return (5, id)
-    case .tick: return (6, nil)
+    case .screenEntered(let name): return (0, name, nil)
+    case .screenLeft(let name): return (1, name, nil)
+    case .sessionStarted: return (2, nil, nil)
+    case .paused: return (3, nil, nil)
+    case .dayStarted(let day): return (4, day.description, nil)
+    case .unlocked(let id): return (5, id, nil)
+    case .tick: return (6, nil, nil)
+    case .action(let name, let count): return (7, name, count)
+    case .levelUp(let level, let points): return (8, level, points)
     }
   }
 
   /// Runs the plugins subscribed to `event`; returns their actions. Their states stay live
   /// in Lua, marked unsaved, until ``takeStates()``.
   func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
-    let (kind, argument) = Self.eventIndex(event)
+    let (kind, argument, number) = Self.eventIndex(event)
     let subscribed = subscribers[kind]
     guard !subscribed.isEmpty else { return [] }
     var failures: [ScriptError] = []
@@ -52,10 +57,12 @@ extension LuaRuntime {
         }
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { state.pushText(argument) } else { lua_pushnil(L) }
+        if let number { lua_pushinteger(L, lua_Integer(number)) }
         box.unsaved[index] = true
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
-          try state.protectedCall(arguments: sole == LUA_NOREF ? 4 : 2, results: 0, usage: usage)
+          let arguments: Int32 = (sole == LUA_NOREF ? 4 : 2) + (number == nil ? 0 : 1)
+          try state.protectedCall(arguments: arguments, results: 0, usage: usage)
           if !state.actions.isEmpty { actions += state.actions }
         } catch {
           var failure = error as? ScriptError ?? ScriptError("\(error)")

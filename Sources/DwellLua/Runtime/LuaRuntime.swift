@@ -13,7 +13,8 @@ final class LuaRuntime: Sendable {
     var state: LuaState
     /// The read-only `u` proxy, and the tables behind it, made once and refreshed in place.
     var usage: UsageTable.References?
-    var usageKey: (UInt64, Int64) = (.max, .max)
+    /// The revision, instant and period (its first day, `Int32.min` for none) of the usage shown.
+    var usageKey: (UInt64, Int64, Int32) = (.max, .max, .max)
     var disabled = Set<String>()
     /// The checks (by function reference) whose last run read no figure that changes
     /// with time (``LuaState/readsTime``).
@@ -196,7 +197,7 @@ final class LuaRuntime: Sendable {
   }
 
   func ensureUsage(_ box: inout Box, _ usage: UsageFigures) {
-    let key = (usage.revision, usage.instant.nanoseconds)
+    let key = (usage.revision, usage.instant.nanoseconds, usage.period?.lowerBound.ordinal ?? .min)
     guard key != box.usageKey else { return }
     let state = box.state
     var references = box.usage ?? UsageTable.make(in: state)

@@ -23,6 +23,9 @@ enum UsageTable {
     var currentStreak: Int
     var todaySeconds: UInt64
     var hour: Int
+    /// A recurring rule's check only: the current period's app seconds and sessions.
+    var periodSeconds: UInt64?
+    var periodSessions: Int?
 
     init(_ usage: UsageFigures) {
       appSeconds = usage.appSeconds.bitPattern
@@ -32,6 +35,8 @@ enum UsageTable {
       currentStreak = usage.currentStreak
       todaySeconds = usage.todaySeconds.bitPattern
       hour = usage.hour
+      periodSeconds = usage.periodAppSeconds?.bitPattern
+      periodSessions = usage.periodSessions
     }
   }
 
@@ -69,6 +74,14 @@ enum UsageTable {
     if old?.longestStreak != now.longestStreak { state.setField("longest_streak", integer: usage.longestStreak) }
     if old?.currentStreak != now.currentStreak { state.setField("current_streak", integer: usage.currentStreak) }
     if old?.todaySeconds != now.todaySeconds { state.setField("today_seconds", number: usage.todaySeconds) }
+    if old?.periodSeconds != now.periodSeconds {
+      if let seconds = usage.periodAppSeconds { lua_pushnumber(L, seconds) } else { lua_pushnil(L) }
+      lua_setfield(L, -2, "period_seconds")
+    }
+    if old?.periodSessions != now.periodSessions {
+      if let sessions = now.periodSessions { lua_pushinteger(L, lua_Integer(sessions)) } else { lua_pushnil(L) }
+      lua_setfield(L, -2, "period_sessions")
+    }
     dwell_lua_pop(L, 1)
     state.pushReference(references.root)
     if newDay {
@@ -102,7 +115,8 @@ enum UsageTable {
   /// engine runs every check): every other figure grows with time, or may change an
   /// instant after an event (a day counts as active once time accrued on it).
   private static func isSteady(_ key: UnsafeRawBufferPointer) -> Bool {
-    key.named("sessions") || key.named("date") || key.named("weekday") || key.named("app") || key.named("screen")
+    key.named("sessions") || key.named("period_sessions") || key.named("date") || key.named("weekday")
+      || key.named("app") || key.named("screen")
   }
 
   /// `__index` of `u` and `u.app`: the field, read raw from the table behind (upvalue 1);
@@ -179,7 +193,8 @@ enum UsageTable {
     return 1
   }
 
-  /// Reads `count` or `today_count` of an action's table (nil for another key, or outside a call).
+  /// Reads `count`, `today_count` or (in a recurring rule's check) `period_count` of an
+  /// action's table (nil for another key, or outside a call).
   private static let actionField: dwell_lua_host_function = { L in
     guard let (_, usage, field, name) = fieldRead(L) else { return 0 }
     let figures = usage.pointee.action(name)
@@ -187,14 +202,18 @@ enum UsageTable {
       lua_pushinteger(L, lua_Integer(figures.count))
     } else if field.named("today_count") {
       lua_pushinteger(L, lua_Integer(figures.todayCount))
+    } else if field.named("period_count") {
+      guard let count = usage.pointee.actionPeriodCount(name) else { return 0 }
+      lua_pushinteger(L, lua_Integer(count))
     } else {
       return 0
     }
     return 1
   }
 
-  /// Reads `seconds`, `visits` or `today_seconds` of a screen's table (nil for another key,
-  /// or outside a call).
+  /// Reads `seconds`, `visits`, `today_seconds` or (in a recurring rule's check)
+  /// `period_seconds` and `period_visits` of a screen's table (nil for another key, or
+  /// outside a call).
   private static let screenField: dwell_lua_host_function = { L in
     guard let (state, usage, field, name) = fieldRead(L) else { return 0 }
     let known = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
@@ -205,13 +224,20 @@ enum UsageTable {
       lua_copy(L, -1, dwell_lua_upvalueindex(3))
       dwell_lua_pop(L, 1)
     }
-    if !field.named("visits") { state.readsTime = true }
+    if !field.named("visits") && !field.named("period_visits") { state.readsTime = true }
     if field.named("seconds") {
       lua_pushnumber(L, figures.seconds)
     } else if field.named("visits") {
       lua_pushinteger(L, lua_Integer(figures.visits))
     } else if field.named("today_seconds") {
       lua_pushnumber(L, figures.todaySeconds)
+    } else if field.named("period_seconds") || field.named("period_visits") {
+      guard let period = usage.pointee.screenPeriod(name) else { return 0 }
+      if field.named("period_visits") {
+        lua_pushinteger(L, lua_Integer(period.visits))
+      } else {
+        lua_pushnumber(L, period.seconds)
+      }
     } else {
       return 0
     }

@@ -125,7 +125,7 @@ local plugins = {}
 -- tells the host, which calls a plugin's only handler of an event without `dispatch`.
 local handlers = {}
 local events = { screen_enter = true, screen_leave = true, session_start = true, pause = true,
-                 day_start = true, unlock = true, tick = true }
+                 day_start = true, unlock = true, tick = true, action = true, level_up = true }
 
 function base.plugin(name)
   if type(name) ~= "string" or name == "" then
@@ -140,7 +140,7 @@ function base.plugin(name)
   function p.on(event, fn)
     if not events[event] then
       error("plugin '" .. name .. "': unknown event '" .. tostring(event) .. "' (events: screen_enter, " ..
-            "screen_leave, session_start, pause, day_start, unlock, tick)", 2)
+            "screen_leave, session_start, pause, day_start, unlock, tick, action, level_up)", 2)
     end
     if type(fn) ~= "function" then
       error("plugin '" .. name .. "': on('" .. event .. "', ...) needs a function", 2)
@@ -161,12 +161,12 @@ end
 -- Runs the plugin's handlers of `event` (the host saves its state later, at a checkpoint):
 -- what ipairs would run (list[1], list[2]... up to the first nil, read as ipairs reads
 -- them), without a call of its C iterator for each (this runs every second of app time).
-local function dispatch(name, event, u, arg)
+local function dispatch(name, event, u, arg, number)
   local list = handlers[name][event]
   if not list then return end
   local i, fn = 1, list[1]
   while fn ~= nil do
-    fn(u, arg)
+    fn(u, arg, number)
     i = i + 1
     fn = list[i]
   end

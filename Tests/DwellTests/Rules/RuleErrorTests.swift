@@ -87,7 +87,7 @@ import Testing
       #"unlock "a" { when = { sesions = 3 } }"#,
       "p.lua:1: rule 'a': unknown key 'sesions' (did you mean 'sessions'?); a condition is one of: screen + seconds, "
         + "screen + visits, appSeconds, sessions, activeDays, streak (with minimumPerDay and screen, or action, if "
-        + "wanted), action + count, unlocked, all, any; a figure may add within"
+        + "wanted), action + count, unlocked, points, level, all, any; a figure may add within"
     ),
     (
       #"unlock "a" { wen = { sessions = 1 } }"#,
