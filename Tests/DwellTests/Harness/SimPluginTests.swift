@@ -99,4 +99,28 @@ import Testing
     #expect(
       explained.contains("Unlocked under an earlier version: then 30 min in Sit, now 45 min in Sit."), "\(explained)")
   }
+
+  /// In a real terminal: the live view shows the plugin's progress, `state` answers, and a
+  /// saved change to the plugin's code is announced with the command that resets it.
+  @Test(.enabled(if: TestEnvironment.hasTmux, "tmux runs the sim in a real pty; CI installs it"))
+  func theLiveViewShowsPluginsAndAChangedPlugin() throws {
+    let dir = TemporaryStore()
+    let rules = try CommandLineTests.write(Self.pack, to: dir, name: "sits.lua")
+    let tmux = SimTerminalTests.Tmux()
+    try tmux([
+      "new-session", "-d", "-s", "sim", "-x", "100", "-y", "30",
+      "TMPDIR=\(dir.directory) \(SimTerminalTests.dwell) sim --rules \(rules) \(SimTerminalTests.fixed)",
+    ])
+    _ = try tmux.screen(waitingFor: "Dwell sim")
+    try tmux(["send-keys", "-t", "sim", "open Sit", "Enter"])
+    #expect(try tmux.screen(waitingFor: "1 of 10 sits").contains("1 of 10 sits"))
+    try tmux(["send-keys", "-t", "sim", "state sits", "Enter"])
+    #expect(try tmux.screen(waitingFor: "state.n = 1").contains("published label = \"1 sits\""))
+    try (Self.pack + "\n-- edited\n").write(toFile: rules, atomically: true, encoding: .utf8)
+    let changed = try tmux.screen(waitingFor: "'state sits reset'")
+    #expect(changed.contains("Plugin 'sits' changed (sits.lua)"), "\(changed)")
+    try tmux(["send-keys", "-t", "sim", "state sits reset", "Enter"])
+    #expect(try tmux.screen(waitingFor: "starts with an empty state").contains("starts with an empty state"))
+    try tmux(["send-keys", "-t", "sim", "exit", "Enter"])
+  }
 }
