@@ -87,9 +87,11 @@ extension Simulator {
     return names.first { $0.hasSuffix(tail) }
   }
 
-  /// Remembers each unlocked rule's condition as it was when it unlocked (for `explain`).
-  func rememberVersions(of rules: [Rule], unlocked: some Sequence<String>) {
-    for id in unlocked where unlockedUnder[id] == nil {
+  /// Remembers each unlocked rule's condition as it was when it unlocked (for `explain`):
+  /// `replacing` for an unlock happening now (also one `undo` or `reset` replays), else
+  /// only for rules not remembered yet.
+  func rememberVersions(of rules: [Rule], unlocked: some Sequence<String>, replacing: Bool = false) {
+    for id in unlocked where replacing || unlockedUnder[id] == nil {
       if let rule = rules.first(where: { $0.id == id }) { unlockedUnder[id] = "\(rule.condition)" }
     }
   }

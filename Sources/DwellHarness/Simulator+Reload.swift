@@ -105,7 +105,7 @@ extension Simulator {
 
   func announce(_ record: UnlockRecord) {
     let rule = source?.rules.first { $0.id == record.rule }
-    rememberVersions(of: source?.rules ?? [], unlocked: [record.rule])
+    rememberVersions(of: source?.rules ?? [], unlocked: [record.rule], replacing: true)
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""
     let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"

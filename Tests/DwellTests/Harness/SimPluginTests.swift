@@ -98,6 +98,13 @@ import Testing
     let explained = try sim.perform("explain calm")
     #expect(
       explained.contains("Unlocked under an earlier version: then 30 min in Sit, now 45 min in Sit."), "\(explained)")
+    // Started again (`reset`), it unlocks under the version in force: no note.
+    try sim.perform("reset")
+    try sim.perform("open Sit")
+    try sim.perform("wait 46m")
+    let again = try sim.perform("explain calm")
+    #expect(again.contains("Unlocked at"), "\(again)")
+    #expect(!again.contains("earlier version"), "\(again)")
   }
 
   /// In a real terminal: the live view shows the plugin's progress, `state` answers, and a
