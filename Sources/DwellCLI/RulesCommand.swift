@@ -1,4 +1,5 @@
 internal import Dwell
+internal import DwellHarness
 internal import DwellLua
 internal import Foundation
 
@@ -10,9 +11,13 @@ enum RulesCommand {
     discussion: """
       Validates a JSON rules file, a Lua script, or a folder of scripts: syntax, the forms of
       the Accounting article, repeated ids, and uses of what the sandbox does not offer (io, os, require...).
-      Then explains each rule in words. Exit 0 when valid, 1 when not.
+      Then explains each rule in words, and runs every check and plugin of a Lua pack through a
+      short simulated week (launch, each screen the pack names, a pause, midnight, a time-zone
+      change), reporting the errors they raise with file and line; each call is bounded by the
+      sandbox's limits and the week by 20 seconds. Exit 0 when valid, 1 when not.
       """,
     arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],
+    options: [.flag("no-run", "Only load and explain: run no check or plugin")],
     sections: [.init("EXAMPLE", "dwell rules check rules/learning")],
     run: run)
 
@@ -54,6 +59,27 @@ enum RulesCommand {
       for warning in warnings { Terminal.show("error: \(warning)") }
       throw CommandFailure("\(path) uses what rule scripts cannot use (at run time those rules would be disabled)")
     }
+    if source.pack != nil, !args.flag("no-run") { try trial(path) }
+  }
+
+  /// Runs the pack through a simulated week (``PackTrial``) and fails on its scripts' errors.
+  static func trial(_ path: String) throws {
+    let findings: PackTrial.Findings
+    do {
+      findings = try PackTrial.run(path: path)
+    } catch {
+      throw CommandFailure("the simulated week did not start: \(error)")
+    }
+    let stopped = findings.stoppedEarly ? " (stopped after \(findings.days) days: the trial's 20 s were up)" : ""
+    guard !findings.errors.isEmpty else {
+      Terminal.show("ran a simulated week\(stopped): no check or plugin raised an error")
+      return
+    }
+    for error in findings.errors { Terminal.show("error: \(error)") }
+    let count = findings.errors.count
+    throw CommandFailure(
+      "\(count) error\(count == 1 ? "" : "s") in a simulated week\(stopped) (a check or plugin that raises is "
+        + "disabled in the app); --no-run skips the week")
   }
 
   static func luaFiles(_ path: String) -> [(String, String)] {

@@ -170,6 +170,7 @@ extension Simulator {
       let at = local(record.wall)
       lines.append("  Unlocked at \(at.date) \(at.weekday) \(at.time) \(TimeZoneName.display(wall.timeZone))")
       lines.append("  (t=\(String(format: "%.3f", record.mono.seconds))s of the simulation)")
+      if let earlier = earlierVersion(of: rule) { lines += TerminalText.wrap(earlier, answerWidth, indent: 4) }
       return lines.joined(separator: "\n")
     }
     lines.append("  Not unlocked yet: \(progress.summary).")

@@ -97,6 +97,12 @@ extension Simulator {
     ) {
       try $0.explainCommand($1)
     },
+    Command(
+      names: ["state"], arguments: "PLUGIN [keep|reset]", summary: "a plugin's state and published values",
+      group: .rules, isRecorded: false
+    ) {
+      try $0.stateCommand($1)
+    },
     Command(names: ["reload"], arguments: "", summary: "reload the rules now", group: .rules, isRecorded: false) {
       sim, _ in
       sim.reloadIfChanged(force: true)

@@ -68,9 +68,12 @@ extension Simulator {
       // What the new rules cause is logged after the line that says they loaded.
       logConsequences {
         do {
+          let old = source
+          rememberVersions(of: old?.rules ?? [], unlocked: report()?.unlocks.keys.sorted() ?? [])
           try use(fresh)
           if let engine { inForce.apply(to: engine) }
           note("Rules reloaded: \(fresh.rules.count) rule\(fresh.rules.count == 1 ? "" : "s")", .info)
+          notePluginChanges(from: old?.pack, to: fresh.pack)
         } catch {
           note("Rules not reloaded: \(error)", .error)
         }
@@ -102,6 +105,7 @@ extension Simulator {
 
   func announce(_ record: UnlockRecord) {
     let rule = source?.rules.first { $0.id == record.rule }
+    rememberVersions(of: source?.rules ?? [], unlocked: [record.rule], replacing: true)
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""
     let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"

@@ -124,6 +124,10 @@ public final class Simulator: @unchecked Sendable {
   var caused: [LogLine]?
   /// Notifications plugins posted, "Title: body", oldest first.
   var posted: [String] = []
+  /// Plugins whose code changed at a reload, until `state PLUGIN keep|reset` (``Simulator+Plugins``).
+  var changedPlugins = Set<String>()
+  /// Each unlocked rule's condition when it unlocked, in words, by rule id.
+  var unlockedUnder: [String: String] = [:]
   /// Called (on any thread) after the state changed outside a command (a hot reload).
   public var onChange: (@Sendable () -> Void)?
 

@@ -32,6 +32,8 @@ struct RuleBook {
   /// For each rule, whether its condition is a scripted check alone: all of those wake at
   /// the next tick, so `nextWake` need not visit them one by one.
   private let checkOnly: [Bool]
+  /// Progress plugins reported for rules not unlocked yet, by rule id (``RuleBook+Reported``).
+  var reported: [String: RuleProgress] = [:]
   /// The last wake-up search, reused while only time passes (see ``nextWake(after:_:)``).
   private var lastSearch: Search?
   /// The levels, lowest first, and each level's points by name (``Condition/level(_:)``).

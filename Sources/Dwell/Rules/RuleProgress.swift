@@ -49,7 +49,7 @@ extension RuleBook {
       if let every = rule.every {
         scope.period = (every, PeriodFigures.intersect(every.days(containing: today), rule.range))
       }
-      var progress = progress(of: rule.condition, accountant, scope, node: 0)
+      var progress = reported[rule.id] ?? progress(of: rule.condition, accountant, scope, node: 0)
       if let every = rule.every {
         progress.isUnlocked = earned.contains(rule.id + "\u{0}" + every.label(of: today))
         progress.summary += ", resets " + Self.reset(every)

@@ -8,4 +8,7 @@ package enum UsageAction: Sendable, Equatable {
   case notify(UsageNotification)
   /// Replaces a listener's persistent state (a small text blob, at most 64 KiB).
   case saveState(source: String, data: String)
+  /// Reports how far a rule of the pack is from unlocking (a plugin's `p.progress`):
+  /// `fraction` from 0 to 1, `summary` in words. Shown until the rule unlocks; not persisted.
+  case progress(rule: String, fraction: Double, summary: String)
 }

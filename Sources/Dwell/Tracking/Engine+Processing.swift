@@ -146,6 +146,8 @@ extension Engine {
               state.notifications.append(notification)
             case .saveState(let source, let data):
               state.accountant.saveState(data, for: source)
+            case .progress(let rule, let fraction, let summary):
+              state.book.report(progress: fraction, summary, of: rule)
             }
           }
         }

@@ -17,12 +17,14 @@ extension Engine {
       state.listeners = listeners
       state.accountant.collectsEvents = !listeners.isEmpty
       let kept = Array(state.book.unlocked.values)
+      let reported = state.book.reported
       state.book = RuleBook(
         rules: rules.map(\.withCleanNames), unlocked: kept, earnings: state.book.earnings,
         tick: configuration.evaluationTick.nanoseconds,
         wantsTicks: state.listeners.contains { $0.wantsTicks },
         // The engine's levels, the new pack's after them (a pack's level overrides one of its name).
         levels: configuration.levels + (set.pack?.levels ?? []), accountant: state.accountant)
+      state.book.keep(reported: reported)
       let at = state.accountant.cursor
       let fresh = evaluate(&state, at: at)
       for record in fresh { state.accountant.recordUnlock(record) }

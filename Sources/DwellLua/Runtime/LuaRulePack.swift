@@ -163,6 +163,15 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   /// ``published`` as the scripts' JSON trees (numbers keep their literals).
   package var publishedJSON: [String: [String: JSONValue]] { runtime.published }
 
+  /// A plugin's state now, as its JSON tree (`nil`: no such plugin); for the designer's tools.
+  package func state(of plugin: String) throws(ScriptError) -> JSONValue? { try runtime.state(of: plugin) }
+
+  /// The file each plugin is defined in, by plugin (what a reload compares).
+  package var pluginFiles: [String: String] { runtime.pluginFiles }
+
+  /// Starts `plugin`'s state afresh (an empty table), saved at the engine's next save.
+  package func resetState(of plugin: String) -> Bool { runtime.resetState(of: plugin) }
+
   /// Exposes a value to scripts as `host.name` (a string, number, boolean or table).
   ///
   /// ```swift

@@ -130,7 +130,7 @@ extension LuaRuntime {
   var hasUnsavedStates: Bool { box.withLock { $0.unsaved.contains(true) } }
 
   /// Pushes plugin `index`'s state as its table holds it, read raw (no metamethod runs).
-  private func pushState(_ index: Int, _ state: LuaState) {
+  func pushState(_ index: Int, _ state: LuaState) {
     let L = state.L
     state.pushReference(state.pluginsRef)
     state.pushReference(pluginRefs[index])

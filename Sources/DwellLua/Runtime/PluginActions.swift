@@ -99,6 +99,8 @@ enum PluginActions {
       guard admit("notifications") else { return 0 }
       let title = clip(state.describe(3, atMost: text), limits.messageLength)
       state.actions.append(.notify(UsageNotification(source: plugin, title: title, body: body, instant: state.now)))
+    case "progress":
+      return progress(state, plugin: plugin, place: place, admit: { admit("progress reports", counts: false) })
     default:  // publish
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) publish needs a key") }
       let key = clip(state.describe(3, atMost: 4 * 128 + 4), 128)

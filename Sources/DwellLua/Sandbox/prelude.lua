@@ -154,6 +154,7 @@ function base.plugin(name)
   function p.unlock(id) act("unlock", name, id) end
   function p.notify(title, body) act("notify", name, title, body) end
   function p.publish(key, value) act("publish", name, key, value) end
+  function p.progress(id, fraction, text) act("progress", name, id, fraction, text) end
   plugins[name] = p
   return p
 end
