@@ -12,13 +12,21 @@ enum Expectation: Sendable {
   case time(screen: String, Duration)
   case notified(String)
   case sessions(Int)
+  /// `expect count ACTION N [today]` (Expectation+Actions.swift, as the two below).
+  case count(action: String, Int, today: Bool)
+  /// `expect earned RULE [N times | for PERIOD]`: `times` nil and `period` nil is "at least once".
+  case earned(String, times: Int?, period: String?)
+  /// `expect not earned RULE [for PERIOD]`.
+  case notEarned(String, period: String?)
 
   static let forms =
     "expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, "
-    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N"
+    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, " + actionForms
 
   /// The words after `expect`.
-  static let kinds = ["unlocked", "locked", "points", "level", "time", "notified", "sessions"]
+  static let kinds = [
+    "unlocked", "locked", "points", "level", "time", "notified", "sessions", "count", "earned", "not",
+  ]
 
   init(_ line: String) throws(Simulator.CommandError) {
     let words = try Simulator.words(line).dropFirst().map { $0 }
@@ -43,6 +51,7 @@ enum Expectation: Sendable {
     case "time" where rest.count >= 2:
       self = .time(screen: rest.dropLast().joined(separator: " "), try SimDuration.parse(rest[rest.count - 1]))
     case "notified" where !rest.isEmpty: self = .notified(rest.joined(separator: " "))
+    case "count", "earned", "not": self = try Self.actionExpectation(kind, rest, line: line)
     default:
       let hint = Self.kinds.contains(kind) ? "" : Spelling.hint(for: kind, in: Self.kinds)
       throw .init("'\(line)' is not an expectation\(hint): \(Self.forms)")
@@ -63,6 +72,7 @@ enum Expectation: Sendable {
         return "the pack has no rule '\(id)'\(Spelling.hint(for: id, in: rules.map(\.rule.id)))"
       }
       switch self {
+      case .count, .earned, .notEarned: return actionFailure(sim, report, rules)
       case .unlocked(let id, let at):
         if let unknown = known(id) { return unknown }
         guard let record = report?.unlocks[id] else {

@@ -104,6 +104,10 @@ extension Simulator {
     let rule = source?.rules.first { $0.id == record.rule }
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""
+    if let period = record.period {
+      report("★ Earned \(record.rule)\(title) for \(period)\(points)", .unlock)
+      return
+    }
     let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"
     report("★ \(kind) \(record.rule)\(title)\(points)", .unlock)
   }
