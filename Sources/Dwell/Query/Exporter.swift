@@ -194,8 +194,8 @@ struct Exporter {
 }
 
 extension Store {
-  /// Everything in this store (day totals, visits, unlocks, awards, plugin states), as
-  /// JSON or CSV text, held whole (for tests and small stores; ``export(_:to:)`` streams).
+  /// Everything in this store (day totals, actions, visits, unlocks, earnings, awards,
+  /// plugin states), as JSON or CSV text, held whole (for tests and small stores; ``export(_:to:)`` streams).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   package func export(_ format: ExportFormat) throws -> String {
