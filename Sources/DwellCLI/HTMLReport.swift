@@ -2,7 +2,8 @@ internal import Dwell
 internal import Foundation
 
 /// One self-contained HTML page (inline SVG and CSS, no network, no scripts or fonts):
-/// daily time stacked by screen, screen share, time of day, a streak calendar, unlocks.
+/// daily time stacked by screen, screen share, time of day, a streak calendar, unlocks,
+/// earnings of recurring rules and actions per day (HTMLReport+Actions.swift).
 /// Readable in light and dark mode; correct with 1 screen or 200, 1 day or 3 years.
 struct HTMLReport {
   let report: UsageReport
@@ -34,6 +35,8 @@ struct HTMLReport {
       body += section("Active days", calendar(days))
     }
     body += section("Unlocks", unlocks())
+    if !report.earnings.isEmpty { body += section("Recurring rules earned", earnings()) }
+    if !report.actions.isEmpty { body += section("Actions per day", actions()) }
     return """
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">

@@ -9,8 +9,8 @@ enum ReportCommand {
     discussion: """
       Prints the report of an existing store (for example one downloaded from a device with
       Xcode's "Download Container"): app time, sessions, streaks, a table of screens, a daily
-      bar chart and the unlocks. Unlock times are wall-clock times. "Today" is the last day
-      with time in the store.
+      bar chart, actions per day, recurring rules' earnings and the unlocks. Unlock times
+      are wall-clock times. "Today" is the last day with time in the store.
       """,
     arguments: [.init("STORE", "The SQLite store")],
     options: [

@@ -2,7 +2,8 @@ internal import Dwell
 internal import DwellTesting
 internal import Foundation
 
-/// The terminal report: totals, a table of screens, a daily bar chart, rules.
+/// The terminal report: totals, a table of screens, a daily bar chart, actions and
+/// earnings (ReportText+Actions.swift), rules.
 enum ReportText {
   /// Width and colour for the output.
   struct Style {
@@ -64,6 +65,14 @@ enum ReportText {
     if let last, days > 0 {
       lines.append("")
       lines += barChart(subject.days, last: last, days: days, style: style, title: screen ?? "App")
+    }
+    for part in [
+      actionLines(report, last: last, days: days, style: style),
+      earningLines(report, unlockTime: unlockTime, style: style),
+    ]
+    where !part.isEmpty {
+      lines.append("")
+      lines += part
     }
     if !rules.isEmpty || !report.unlocks.isEmpty {
       lines.append("")

@@ -43,8 +43,8 @@ enum RulesCommand {
     let count = source.rules.count
     Terminal.show("\(path): \(count) rule\(count == 1 ? "" : "s")\(warnings.isEmpty ? ", valid" : "")")
     for rule in source.rules {
-      var line = "  \(rule.id): unlocks after \(rule.condition)"
-      if rule.points > 0 { line += " (\(rule.points) points)" }
+      var line = "  \(rule)"
+      if rule.points > 0 { line += " (\(rule.points) points\(rule.every == nil ? "" : " each time"))" }
       if rule.isHidden { line += " [hidden]" }
       Terminal.show(line)
     }

@@ -6,10 +6,11 @@ internal import Foundation
 enum StoreCommands {
   static let exportCommand = Command(
     name: "export",
-    summary: "Write every visit, day total and unlock as JSON or CSV",
+    summary: "Write every visit, day total, action, unlock and earning as JSON or CSV",
     discussion: """
-      Writes every visit, day total and unlock. CSV is RFC 4180 (UTF-8, CRLF, quoted where
-      needed) with ISO 8601 times, one row per record and a 'kind' column.
+      Writes every visit, day total, action count per day, unlock and earning of
+      a recurring rule. CSV is RFC 4180 (UTF-8, CRLF, quoted where needed) with
+      ISO 8601 times, one row per record and a 'kind' column.
       """,
     arguments: [.init("STORE", "The SQLite store")],
     options: [

@@ -15,13 +15,22 @@ enum Expectation: Sendable {
   /// `expect state PLUGIN.KEY = VALUE` and `expect published PLUGIN.KEY = VALUE` (``Expectation+Plugins``).
   case pluginState(String, JSONValue)
   case published(String, JSONValue)
+  /// `expect count ACTION N [today]` (Expectation+Actions.swift, as the two below).
+  case count(action: String, Int, today: Bool)
+  /// `expect earned RULE [N times | for PERIOD]`: `times` nil and `period` nil is "at least once".
+  case earned(String, times: Int?, period: String?)
+  /// `expect not earned RULE [for PERIOD]`.
+  case notEarned(String, period: String?)
 
   static let forms =
     "expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, "
-    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, " + pluginForms
+    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, " + actionForms + ", " + pluginForms
 
   /// The words after `expect`.
-  static let kinds = ["unlocked", "locked", "points", "level", "time", "notified", "sessions", "state", "published"]
+  static let kinds = [
+    "unlocked", "locked", "points", "level", "time", "notified", "sessions", "count", "earned", "not", "state",
+    "published",
+  ]
 
   init(_ line: String) throws(Simulator.CommandError) {
     let words = try Simulator.words(line).dropFirst().map { $0 }
@@ -47,6 +56,7 @@ enum Expectation: Sendable {
       self = .time(screen: rest.dropLast().joined(separator: " "), try SimDuration.parse(rest[rest.count - 1]))
     case "notified" where !rest.isEmpty: self = .notified(rest.joined(separator: " "))
     case "state", "published": self = try Self.plugin(kind, line.trimmingCharacters(in: .whitespaces))
+    case "count", "earned", "not": self = try Self.actionExpectation(kind, rest, line: line)
     default:
       let hint = Self.kinds.contains(kind) ? "" : Spelling.hint(for: kind, in: Self.kinds)
       throw .init("'\(line)' is not an expectation\(hint): \(Self.forms)")
@@ -67,6 +77,7 @@ enum Expectation: Sendable {
         return "the pack has no rule '\(id)'\(Spelling.hint(for: id, in: rules.map(\.rule.id)))"
       }
       switch self {
+      case .count, .earned, .notEarned: return actionFailure(sim, report, rules)
       case .unlocked(let id, let at):
         if let unknown = known(id) { return unknown }
         guard let record = report?.unlocks[id] else {

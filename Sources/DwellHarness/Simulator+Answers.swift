@@ -42,6 +42,7 @@ extension Simulator {
       + "\(report.sessions) session\(report.sessions == 1 ? "" : "s") · \(report.activeDays) day\(report.activeDays == 1 ? "" : "s")"
       + " · best streak \(report.longestStreak)"
     lines.append(totals)
+    if let actions = actionsLine(report, today: today) { lines.append(actions) }
     let levels = source?.pack?.levels ?? []
     if report.points > 0 || !levels.isEmpty {
       var points = "Points \(report.points)"
@@ -111,6 +112,7 @@ extension Simulator {
     let plugins = disabledPlugins()
     guard !items.isEmpty || !plugins.isEmpty else { return [style.dim("(no rules)")] }
     let disabled = disabledChecks()
+    let earnings = report()?.earnings ?? []
     let longest = (items.map(\.rule.id) + plugins.map(\.plugin)).map { TerminalText.width($0) }.max() ?? 8
     let nameWidth = min(max(8, width / 3), 28, max(8, longest))
     let barWidth = width >= 100 ? 20 : width >= 70 ? 12 : 6
@@ -123,9 +125,13 @@ extension Simulator {
         ? style.green("✓") : reason != nil ? style.red("✗") : (rule.isHidden ? style.dim("?") : "·")
       let name = TerminalText.fit(rule.id, nameWidth)
       let padded = name + String(repeating: " ", count: max(0, nameWidth - TerminalText.width(name)))
+      // A recurring rule's progress is this period's; what it earned so far follows.
+      let earned = Self.earnedWords(rule, earnings)
+      let done = rule.every.map { "earned " + Self.current($0) } ?? "unlocked"
       let detail =
         progress.isUnlocked
-        ? "unlocked" : reason.map { "disabled: \($0)" } ?? (rule.isHidden ? "hidden" : progress.summary)
+        ? done + earned
+        : reason.map { "disabled: \($0)" } ?? (rule.isHidden ? "hidden" : progress.summary + earned)
       let room = max(1, width - (2 + nameWidth + 1 + barWidth + 1))
       let shown = Self.hang(detail, room: room, column: width - room) { reason == nil ? $0 : style.red($0) }
       return "\(mark) \(padded) \(progress.isUnlocked ? style.green(bar) : bar) \(shown)"
@@ -164,7 +170,7 @@ extension Simulator {
       return "No rule '\(id)'." + (close.isEmpty ? "" : " Did you mean \(close.joined(separator: ", "))?")
     }
     let (rule, progress) = item
-    var lines = ["\(rule.id)\(rule.title.map { " — \($0)" } ?? ""): unlocks after \(rule.condition)"]
+    var lines = ["\(rule.id)\(rule.title.map { " — \($0)" } ?? ""): \(rule.meaning)"]
     if let summary = rule.summary { lines.append("  \(summary)") }
     if progress.isUnlocked, let record = report()?.unlocks[id] {
       let at = local(record.wall)
@@ -173,7 +179,15 @@ extension Simulator {
       if let earlier = earlierVersion(of: rule) { lines += TerminalText.wrap(earlier, answerWidth, indent: 4) }
       return lines.joined(separator: "\n")
     }
-    lines.append("  Not unlocked yet: \(progress.summary).")
+    if let every = rule.every {
+      let periods = (report()?.earnings ?? []).filter { $0.rule == id }.compactMap(\.period)
+      lines.append(
+        "  Earned \(periods.count == 1 ? "once" : "\(periods.count) times")"
+          + (periods.isEmpty ? "" : ", for " + periods.suffix(10).joined(separator: ", ")))
+      lines.append("  \(progress.isUnlocked ? "Earned" : "Not earned") \(Self.current(every)): \(progress.summary).")
+    } else {
+      lines.append("  Not unlocked yet: \(progress.summary).")
+    }
     for part in progress.parts {
       lines.append(
         "  \(part.isUnlocked ? "✓" : "·") \(part.summary)\(part.remaining.isEmpty ? "" : " — \(part.remaining)")")

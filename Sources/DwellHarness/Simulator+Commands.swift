@@ -58,6 +58,9 @@ extension Simulator {
     Command(names: ["touch", "tap"], arguments: "", summary: "a touch (resets --idle-timeout)", group: .screens) {
       try $0.touch($1)
     },
+    Command(names: ["do"], arguments: "NAME [COUNT]", summary: "the user did it: do quiz_done 3", group: .screens) {
+      try $0.doCommand($1)
+    },
     Command(
       names: ["wait", "advance"], arguments: "DURATION", summary: "let time pass: 90s 10m 1h30m 2d 1w", group: .time
     ) {

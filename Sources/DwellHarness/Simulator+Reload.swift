@@ -108,6 +108,10 @@ extension Simulator {
     rememberVersions(of: source?.rules ?? [], unlocked: [record.rule], replacing: true)
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""
+    if let period = record.period {
+      report("★ Earned \(record.rule)\(title) for \(period)\(points)", .unlock)
+      return
+    }
     let kind = rule?.achievement != nil ? "Achievement" : "Unlocked"
     report("★ \(kind) \(record.rule)\(title)\(points)", .unlock)
   }

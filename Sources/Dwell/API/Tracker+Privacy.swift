@@ -25,7 +25,8 @@ extension Tracker {
   /// defer { try? file.close() }
   /// try await tracker.export(.csv, to: file)
   /// ```
-  /// - Complexity: memory bounded by a page (10,000 visits or awards) and the day totals.
+  /// - Complexity: memory bounded by a page (10,000 visits or awards), the day totals, the
+  ///   actions' per-day counts and the earnings.
   /// - Throws: the store's error; the handle's error when a write fails (a full disk, a
   ///   closed handle); ``TrackerProblem/storeUnavailable(_:)`` when the store holding the
   ///   user's history cannot be used (its message names the file and why), or when no

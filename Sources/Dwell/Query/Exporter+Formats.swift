@@ -80,13 +80,17 @@ extension Exporter {
     }
   }
 
-  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
+  static let csvHeader =
+    "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count,action,period"
+
+  /// The columns of every CSV row, `kind` included.
+  static let csvColumns = 15
 
   /// The header, each section's rows, the `sessions` row; every line ends in CRLF.
   private func writeCSV(to sink: ExportSink) throws {
     try sink.write(Self.csvHeader + "\r\n")
     for section in sections { try section.csv(sink) }
-    try Self.writeCSV([["sessions"] + Array(repeating: nil, count: 11) + [String(sessions)]], to: sink)
+    try Self.writeCSV([["sessions"] + Array(repeating: nil, count: 11) + [String(sessions), nil, nil]], to: sink)
   }
 
   /// CSV lines of `rows`, fields quoted where needed.

@@ -24,6 +24,20 @@ struct Exporter {
     var points: Int
     var unlockedAt: String
   }
+  /// An action's count on one local day.
+  struct ActionRow: Encodable {
+    var action: String
+    var day: String
+    var count: Int
+  }
+  /// An earning of a recurring rule: the period it is for, and when.
+  struct EarningRow: Encodable {
+    var rule: String
+    var title: String?
+    var period: String
+    var points: Int
+    var earnedAt: String
+  }
   struct AwardRow: Encodable {
     var source: String
     var points: Int
@@ -42,6 +56,8 @@ struct Exporter {
   /// (the engine holds them too).
   let days: [DayEntry]
   let unlocks: [UnlockRow]
+  let actions: [ActionRow]
+  let earnings: [EarningRow]
   let pluginStates: [StateRow]
   let sessions: Int
   let store: Store
@@ -70,6 +86,14 @@ struct Exporter {
     unlocks = usage.unlocks.map {
       UnlockRow(rule: $0.rule, title: rules[$0.rule]?.title, points: $0.points, unlockedAt: ISO8601.format($0.wall))
     }
+    actions = usage.actions.flatMap { name, tally in
+      tally.days.filter { $0.value > 0 }.map { ActionRow(action: name, day: $0.key.description, count: $0.value) }
+    }.sorted { ($0.day, $0.action) < ($1.day, $1.action) }
+    earnings = usage.earnings.map {
+      EarningRow(
+        rule: $0.rule, title: rules[$0.rule]?.title, period: $0.period ?? "", points: $0.points,
+        earnedAt: ISO8601.format($0.wall))
+    }
     pluginStates = usage.listenerStates.sorted { $0.key < $1.key }.map { StateRow(plugin: $0.key, state: $0.value) }
     sessions = usage.sessions
   }
@@ -89,7 +113,17 @@ struct Exporter {
     ) {
       self.key = key
       json = { sink, encoder in try Exporter.writeJSONArray(pages, to: sink, encoder: encoder) }
-      csv = { sink in try pages { page in try Exporter.writeCSV(page.lazy.map { [kind] + fields($0) }, to: sink) } }
+      // Every row has every column: fields a section has no use for at the end are empty.
+      let columns = Exporter.csvColumns - 1
+      csv = { sink in
+        try pages { page in
+          try Exporter.writeCSV(
+            page.lazy.map { row in
+              let values = fields(row)
+              return [kind] + values + Array(repeating: nil, count: max(0, columns - values.count))
+            }, to: sink)
+        }
+      }
     }
 
     /// A section of rows already in memory, one page.
@@ -109,6 +143,9 @@ struct Exporter {
           day.visits.map(String.init),
         ]
       },
+      Section("actions", kind: "action", rows: actions) { action in
+        [none, action.day] + Array(repeating: none, count: 9) + [String(action.count), action.action]
+      },
       Section("visits", kind: "visit", pages: visitPages) { visit in
         [visit.screen, none, visit.startedAt, visit.endedAt, String(visit.activeSeconds)]
           + Array(repeating: none, count: 7)
@@ -118,6 +155,10 @@ struct Exporter {
           none, none, unlock.unlockedAt, none, none, unlock.rule, unlock.title, String(unlock.points), none, none, none,
           none,
         ]
+      },
+      Section("earnings", kind: "earning", rows: earnings) { earning in
+        [none, none, earning.earnedAt, none, none, earning.rule, earning.title, String(earning.points)]
+          + Array(repeating: none, count: 5) + [earning.period]
       },
       Section("awards", kind: "award", pages: awardPages) { award in
         [
@@ -153,8 +194,8 @@ struct Exporter {
 }
 
 extension Store {
-  /// Everything in this store (day totals, visits, unlocks, awards, plugin states), as
-  /// JSON or CSV text, held whole (for tests and small stores; ``export(_:to:)`` streams).
+  /// Everything in this store (day totals, actions, visits, unlocks, earnings, awards,
+  /// plugin states), as JSON or CSV text, held whole (for tests and small stores; ``export(_:to:)`` streams).
   ///
   /// - Throws: ``StoreError`` when the store cannot be read.
   package func export(_ format: ExportFormat) throws -> String {

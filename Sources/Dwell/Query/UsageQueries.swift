@@ -142,14 +142,14 @@ extension UsageQueries {
   /// Whether the rule with this id is unlocked.
   public func isUnlocked(_ id: String) -> Bool { read(false) { _, book, _ in book.unlocked[id] != nil } }
 
-  /// Points so far: those of unlocked rules plus those awarded by plugins. Memory only.
+  /// Points so far: those of unlocked rules and of every earning of a recurring rule, plus
+  /// those awarded by plugins (as the report counts them). Memory only.
   public var points: Int {
     read(0) { accountant, book, _ in
-      book.unlocked.values.reduce(accountant.points) { total, unlock in
-        var total = total
-        total.addSaturating(unlock.points)
-        return total
-      }
+      var total = accountant.points
+      for unlock in book.unlocked.values { total.addSaturating(unlock.points) }
+      for earning in book.earnings { total.addSaturating(earning.points) }
+      return total
     }
   }
 

@@ -192,9 +192,11 @@ extension Rule {
       }
       let allowed: Set<String> = ["id", "when", "title", "description", "summary", "every", "from", "to"]
       for member in members where !allowed.contains(member.key) {
+        // Lua's words for the same ideas (keywords there, so Dwell names them `every` and `to`).
+        let meant = ["repeat": "every", "until": "to"][member.key].map { " (did you mean '\($0)'?)" }
         throw RuleError(
           rule: id,
-          "unknown key '\(member.key)'\(Spelling.hint(for: member.key, in: allowed)); a rule takes "
+          "unknown key '\(member.key)'\(meant ?? Spelling.hint(for: member.key, in: allowed)); a rule takes "
             + "description, every, from, id, title, to, when",
           file: file, line: line)
       }

@@ -6,6 +6,7 @@ extension Condition {
     switch self {
     case .screenTime(let screen, _), .visits(let screen, _): return [screen]
     case .activeDays(_, _, let screen?), .streak(_, _, let screen?): return [screen]
+    case .within(_, let part): return part.screens
     case .all(let parts), .any(let parts): return parts.flatMap(\.screens)
     default: return []
     }

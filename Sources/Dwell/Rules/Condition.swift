@@ -62,13 +62,13 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
       return "\(n) day\(n == 1 ? "" : "s")\(Self.dayQualifier(minimum, screen))"
     case .streak(let n, let minimum, let screen):
       return "\(n) days in a row\(Self.dayQualifier(minimum, screen))"
-    case .actions(let name, let n): return "\(name) \(n) time\(n == 1 ? "" : "s")"
+    case .actions(let name, let n): return "\(n) × \(name)"
     case .actionDays(let n, let name, let minimum):
       return "\(n) day\(n == 1 ? "" : "s") with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
     case .actionStreak(let n, let name, let minimum):
       return "\(n) days in a row with \(name)\(minimum > 1 ? " at least \(minimum) times" : "")"
     case .within(let period, let inner): return "\(inner) in one \(period.name)"
-    case .unlocked(let id): return "\(id) unlocked"
+    case .unlocked(let id): return "'\(id)' unlocked"
     case .points(let n): return "\(n) point\(n == 1 ? "" : "s")"
     case .level(let name): return "level \(name) reached"
     case .all(let parts): return parts.map(\.description).joined(separator: " and ")

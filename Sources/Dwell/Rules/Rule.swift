@@ -65,9 +65,21 @@ public struct Rule: Sendable, Identifiable, CustomStringConvertible {
     self.to = to
   }
 
-  public var description: String {
-    guard let every else { return "\(id): unlocks after \(condition)" }
-    return "\(id): earned every \(every.name) after \(condition)"
+  /// The rule in words, its id first: "bonus: unlocks after 30 min in Lessons",
+  /// "daily-calm: every day: 10 min in the app".
+  public var description: String { "\(id): \(meaning)" }
+
+  /// What the rule does, in words, without its id: the one place rules are said in words
+  /// (`dwell rules check`, the simulator's `explain`). "unlocks after 30 min in Lessons";
+  /// a recurring rule "every day: 10 min in the app"; dates first, "from 2026-12-20 to
+  /// 2026-12-31: unlocks after 1 h in the app", "every day from 2026-12-20: 10 min in the app".
+  package var meaning: String {
+    var dates: [String] = []
+    if let from { dates.append("from \(from)") }
+    if let to { dates.append("\(from == nil ? "up to" : "to") \(to)") }
+    let range = dates.joined(separator: " ")
+    guard let every else { return (range.isEmpty ? "" : range + ": ") + "unlocks after \(condition)" }
+    return "every \(every.name)\(range.isEmpty ? "" : " " + range): \(condition)"
   }
 
   /// The days whose figures count, when ``dates`` bounds them.

@@ -160,10 +160,10 @@ import Testing
     let sim = TrackerSimulation(configuration: configuration)
     sim.use("Lessons, \"advanced\"", for: .minutes(31))
     let csv = try await sim.tracker.export(.csv)
-    let header = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
+    let header = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count,action,period"
     #expect(csv.hasPrefix(header + "\r\n"))
     let visit =
-      "visit,\"Lessons, \"\"advanced\"\"\",,2026-03-02T09:00:00.000Z,2026-03-02T09:31:00.000Z,1860.0,,,,,,,\r\n"
+      "visit,\"Lessons, \"\"advanced\"\"\",,2026-03-02T09:00:00.000Z,2026-03-02T09:31:00.000Z,1860.0,,,,,,,,,\r\n"
     #expect(csv.contains(visit))
     let json = try JSONSerialization.jsonObject(with: Data(try await sim.tracker.export(.json).utf8)) as? [String: Any]
     #expect((json?["visits"] as? [Any])?.count == 1)

@@ -51,9 +51,9 @@ import Testing
     #expect(
       rows.first == [
         "kind", "screen", "day", "started_at", "ended_at", "seconds", "rule", "title", "points", "source", "reason",
-        "state", "count",
+        "state", "count", "action", "period",
       ])
-    #expect(rows.dropFirst().allSatisfy { $0.count == 13 })
+    #expect(rows.dropFirst().allSatisfy { $0.count == 15 })
     let appDays = rows.filter { $0[0] == "day" && $0[1].isEmpty }
     let total = appDays.reduce(0.0) { $0 + (Double($1[5]) ?? 0) }
     #expect(abs(total - ((app?["seconds"] as? Double) ?? -1)) < 0.01)

@@ -12,11 +12,13 @@ import Testing
     let csv = try CommandLineTests.dwell(["export", dir.path, "--format", "csv"])
     #expect(csv.status == 0)
     let rows = csv.stdout.split(separator: "\r\n")
-    #expect(rows.first == "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count")
+    #expect(
+      rows.first
+        == "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count,action,period")
     #expect(rows.filter { $0.hasPrefix("visit,") }.count == 3)
-    #expect(rows.contains("day,,2026-05-04,,,350.1,,,,,,,"))
-    #expect(rows.contains("day,Home,2026-05-04,,,69.85,,,,,,,2"))
-    #expect(rows.last == "sessions,,,,,,,,,,,,1")
+    #expect(rows.contains("day,,2026-05-04,,,350.1,,,,,,,,,"))
+    #expect(rows.contains("day,Home,2026-05-04,,,69.85,,,,,,,2,,"))
+    #expect(rows.last == "sessions,,,,,,,,,,,,1,,")
     let json = try CommandLineTests.dwell(["export", dir.path, "--format", "json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
     #expect((object?["visits"] as? [Any])?.count == 3)

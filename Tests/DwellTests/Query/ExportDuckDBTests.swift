@@ -5,10 +5,11 @@ import Foundation
 import Testing
 
 /// Exports load as-is in a real analytics engine (issue #13, item 3): the CSV and the JSON
-/// of a store with every kind of data, read by DuckDB's `read_csv_auto` and
+/// of a store with every kind of data (actions and a recurring rule's earnings too), read by DuckDB's `read_csv_auto` and
 /// `read_json_auto` from Python, answer queries with Dwell's own figures.
 @Suite struct ExportDuckDBTests {
   static let pack = """
+    achievement "daily" { every = "day", points = 7, when = { appSeconds = minutes(10) } }
     unlock "bonus-level" { title = "Bonus level, \\"gold\\"", when = { screen = "Lessons", seconds = minutes(30) } }
     local c = plugin "counter"
     c.on("session_start", function(u)
@@ -35,6 +36,7 @@ import Testing
       tracker.record(.active)
       sim.use("Lessons", for: .minutes(12))
       sim.use("Home, \"main\"", for: .minutes(3))
+      tracker.record(.action("quiz_done", count: day + 1))
       tracker.record(.background)
       sim.wait(.hours(1))
     }
@@ -78,6 +80,14 @@ import Testing
         "json_sessions": one(f"select sessions from {j}"),
         "csv_sessions": one(f"select count from {c} where kind = 'sessions'"),
         "csv_lessons_visits": one(f"select sum(count) from {c} where kind = 'day' and screen = 'Lessons'"),
+        "csv_quiz": one(f"select sum(count) from {c} where kind = 'action' and action = 'quiz_done'"),
+        "csv_quiz_days": one(f"select count(distinct day) from {c} where kind = 'action'"),
+        "csv_earnings": one(f"select count(distinct period) from {c} where kind = 'earning' and rule = 'daily'"),
+        "csv_earning_points": one(f"select sum(points) from {c} where kind = 'earning'"),
+        "csv_earned_at": one(f"select count(*) from {c} where kind = 'earning' and started_at is not null"),
+        "json_quiz": one(f"select sum(a.count) from (select unnest(actions) as a from {j}) where a.action = 'quiz_done'"),
+        "json_earnings": one(f"select count(distinct e.period) from (select unnest(earnings) as e from {j})"),
+        "json_earning_points": one(f"select sum(e.points) from (select unnest(earnings) as e from {j})"),
         "json_lessons_visits": one(f"select sum(d.visits) from (select unnest(days) as d from {j}) where d.screen = 'Lessons'"),
       }
       print(json.dumps(out, default=str))
@@ -96,9 +106,20 @@ import Testing
     #expect(answers["csv_title"] as? String == "Bonus level, \"gold\"")
     #expect(answers["json_title"] as? String == "Bonus level, \"gold\"")
     #expect(number("csv_unlock_points") == 0)
-    #expect(number("csv_award_points") == Double(tracker.points))
-    #expect(tracker.points == 10, "two sessions after the pack was set, 5 points each")
-    #expect(number("json_award_points") == Double(tracker.points))
+    let earned = tracker.points - 10  // two sessions after the pack was set, 5 points each
+    #expect(number("csv_award_points") == 10)
+    #expect(number("json_award_points") == 10)
+    #expect(earned == 3 * 7, "the daily rule earned on each of the 3 days")
+    #expect(number("csv_earning_points") == Double(earned))
+    #expect(number("json_earning_points") == Double(earned))
+    #expect(number("csv_earnings") == 3)
+    #expect(number("json_earnings") == 3)
+    #expect(number("csv_earned_at") == 3)
+    let quizzes = tracker.count(ofAction: "quiz_done")
+    #expect(quizzes == 1 + 2 + 3)
+    #expect(number("csv_quiz") == Double(quizzes))
+    #expect(number("json_quiz") == Double(quizzes))
+    #expect(number("csv_quiz_days") == 3)
     #expect(answers["csv_reason"] as? String == "a session, with a comma")
     #expect(answers["csv_state"] as? String == #"{"n":2}"#)
     #expect(answers["json_state"] as? String == #"{"n":2}"#)

@@ -4,7 +4,8 @@ import Foundation
 
 /// The export as it was before it streamed (main at f67f335, `Sources/Dwell/Query/
 /// Exporter.swift`): the whole document built in memory, then encoded at once. Kept here,
-/// unchanged, as the reference the streamed output must match byte for byte.
+/// as the reference the streamed output must match byte for byte; extended since with the
+/// rows of actions and earnings (and their two CSV columns), built whole as the rest.
 struct LegacyExporter {
   struct DayRow: Encodable {
     var day: String
@@ -25,6 +26,18 @@ struct LegacyExporter {
     var points: Int
     var unlockedAt: String
   }
+  struct ActionRow: Encodable {
+    var action: String
+    var day: String
+    var count: Int
+  }
+  struct EarningRow: Encodable {
+    var rule: String
+    var title: String?
+    var period: String
+    var points: Int
+    var earnedAt: String
+  }
   struct AwardRow: Encodable {
     var source: String
     var points: Int
@@ -39,6 +52,8 @@ struct LegacyExporter {
     var days: [DayRow]
     var visits: [VisitRow]
     var unlocks: [UnlockRow]
+    var actions: [ActionRow]
+    var earnings: [EarningRow]
     var awards: [AwardRow]
     var pluginStates: [StateRow]
     var sessions: Int
@@ -71,6 +86,14 @@ struct LegacyExporter {
       unlocks: usage.unlocks.map {
         UnlockRow(rule: $0.rule, title: rules[$0.rule]?.title, points: $0.points, unlockedAt: ISO8601.format($0.wall))
       },
+      actions: usage.actions.flatMap { name, tally in
+        tally.days.filter { $0.value > 0 }.map { ActionRow(action: name, day: $0.key.description, count: $0.value) }
+      }.sorted { ($0.day, $0.action) < ($1.day, $1.action) },
+      earnings: usage.earnings.map {
+        EarningRow(
+          rule: $0.rule, title: rules[$0.rule]?.title, period: $0.period ?? "", points: $0.points,
+          earnedAt: ISO8601.format($0.wall))
+      },
       awards: awards.map {
         AwardRow(source: $0.source, points: $0.points, reason: $0.reason, awardedAt: ISO8601.format($0.wall))
       },
@@ -90,7 +113,8 @@ struct LegacyExporter {
     }
   }
 
-  static let csvHeader = "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count"
+  static let csvHeader =
+    "kind,screen,day,started_at,ended_at,seconds,rule,title,points,source,reason,state,count,action,period"
 
   private func csv() -> String {
     var lines = [Self.csvHeader]
@@ -99,11 +123,17 @@ struct LegacyExporter {
       guard text.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
       return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
-    func row(_ kind: String, _ fields: [String?]) { lines.append(([kind] + fields).map(field).joined(separator: ",")) }
+    func row(_ kind: String, _ fields: [String?]) {
+      let all = fields + Array(repeating: nil, count: max(0, 14 - fields.count))
+      lines.append(([kind] + all).map(field).joined(separator: ","))
+    }
     for day in document.days {
       row(
         "day",
         [day.screen, day.day, nil, nil, String(day.seconds), nil, nil, nil, nil, nil, nil, day.visits.map(String.init)])
+    }
+    for action in document.actions {
+      row("action", [nil, action.day] + Array(repeating: nil, count: 9) + [String(action.count), action.action])
     }
     for visit in document.visits {
       row(
@@ -115,6 +145,12 @@ struct LegacyExporter {
       row(
         "unlock",
         [nil, nil, unlock.unlockedAt, nil, nil, unlock.rule, unlock.title, String(unlock.points), nil, nil, nil, nil])
+    }
+    for earning in document.earnings {
+      row(
+        "earning",
+        [nil, nil, earning.earnedAt, nil, nil, earning.rule, earning.title, String(earning.points)]
+          + Array(repeating: nil, count: 5) + [earning.period])
     }
     for award in document.awards {
       row(
