@@ -18,7 +18,7 @@ enum TestCommand {
       Exit 0 when every scenario passes, 1 otherwise (or when there are none).
       """,
     arguments: [.init("PACK", "A rules folder (or .lua file) with a tests/ folder beside its scripts")],
-    options: [.value("junit", "FILE", "Also write the results as JUnit XML to FILE")],
+    options: [.value("junit", "FILE", "Also write the results as JUnit XML to FILE")] + fuzzOptions,
     sections: [
       .init(
         "SCENARIOS",
@@ -46,12 +46,14 @@ enum TestCommand {
               saw: locked (2 of 3 days)
         1 of 2 scenarios failed
         """),
+      fuzzSection,
     ],
     run: run)
 
   static func run(_ args: Arguments) throws {
     let pack = args.argument("PACK")
     guard FileManager.default.fileExists(atPath: pack) else { throw CommandFailure("\(pack): no such file or folder") }
+    if let count = args.value("fuzz") { return try fuzz(args, pack: pack, count: count) }
     let files = Scenario.files(forPack: pack)
     guard !files.isEmpty else {
       throw CommandFailure(

@@ -12,13 +12,16 @@ enum Expectation: Sendable {
   case time(screen: String, Duration)
   case notified(String)
   case sessions(Int)
+  /// The invariants every pack keeps (see ``Invariants``): what `dwell test --fuzz` checks.
+  case invariants
 
   static let forms =
     "expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, "
-    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N"
+    + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, "
+    + "expect invariants"
 
   /// The words after `expect`.
-  static let kinds = ["unlocked", "locked", "points", "level", "time", "notified", "sessions"]
+  static let kinds = ["unlocked", "locked", "points", "level", "time", "notified", "sessions", "invariants"]
 
   init(_ line: String) throws(Simulator.CommandError) {
     let words = try Simulator.words(line).dropFirst().map { $0 }
@@ -43,6 +46,7 @@ enum Expectation: Sendable {
     case "time" where rest.count >= 2:
       self = .time(screen: rest.dropLast().joined(separator: " "), try SimDuration.parse(rest[rest.count - 1]))
     case "notified" where !rest.isEmpty: self = .notified(rest.joined(separator: " "))
+    case "invariants" where rest.isEmpty: self = .invariants
     default:
       let hint = Self.kinds.contains(kind) ? "" : Spelling.hint(for: kind, in: Self.kinds)
       throw .init("'\(line)' is not an expectation\(hint): \(Self.forms)")
@@ -105,6 +109,8 @@ enum Expectation: Sendable {
         let seen = sim.notifications
         if seen.contains(where: { $0 == text || $0.hasPrefix(text + ": ") }) { return nil }
         return seen.isEmpty ? "no notifications" : "only " + seen.map { "\"\($0)\"" }.joined(separator: ", ")
+      case .invariants:
+        return Invariants.breach(in: sim)
       }
     }
   }

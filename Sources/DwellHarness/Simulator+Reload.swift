@@ -101,6 +101,7 @@ extension Simulator {
   }
 
   func announce(_ record: UnlockRecord) {
+    logLock.withLock { announcements.append(record) }
     let rule = source?.rules.first { $0.id == record.rule }
     let title = rule?.title.map { " \"\($0)\"" } ?? ""
     let points = record.points > 0 ? " (+\(record.points) points)" : ""

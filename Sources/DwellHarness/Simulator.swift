@@ -124,6 +124,9 @@ public final class Simulator: @unchecked Sendable {
   var caused: [LogLine]?
   /// Notifications plugins posted, "Title: body", oldest first.
   var posted: [String] = []
+  /// Every unlock and earning announced in this world, in order (under `logLock`), for the
+  /// fuzzer's invariants: an announcement made twice is a breach.
+  var announcements: [UnlockRecord] = []
   /// Called (on any thread) after the state changed outside a command (a hot reload).
   public var onChange: (@Sendable () -> Void)?
 
