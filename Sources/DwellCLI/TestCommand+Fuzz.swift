@@ -15,7 +15,7 @@ extension TestCommand {
   static let fuzzSection = Command.Section(
     "FUZZING",
     """
-    --fuzz N runs N random traces (at most 40 commands each) of the screens the
+    --fuzz N runs N random traces (at most 30 commands each) of the screens the
     rules name and those of PACK/balance/personas.lua: waits, crashes, quits, long
     gaps, days skipped, clock jumps, travel across time zones and starts near DST
     changes. After each it checks that no rule unlocked twice, none before its

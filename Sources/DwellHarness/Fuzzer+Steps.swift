@@ -73,7 +73,7 @@ extension Fuzzer {
     case ..<35: return depth > 0 ? "back" : "open \(named)"
     case ..<38: return "touch"
     case ..<58: return "wait \(duration(1 + pick(600, &random)))"
-    case ..<66: return "wait \(duration(600 + pick(2100, &random)))"
+    case ..<66: return "wait \(duration(600 + pick(1200, &random)))"
     case ..<69: return "inactive"
     case ..<75: return "background"
     case ..<78: return "crash"

@@ -11,7 +11,7 @@ internal import Foundation
 ///
 /// The same pack, screens and seed give the same traces and the same result. A trace is
 /// at most ``Options/steps`` commands, each bounded (a wait with the app active at most
-/// 45 minutes, a gap with it away at most 4 days, a skip at most 40 days, a clock jump at
+/// 30 minutes, a gap with it away at most 4 days, a skip at most 40 days, a clock jump at
 /// most 2 days); shrinking runs at most ``Options/shrinkRuns`` candidate traces.
 ///
 /// ```swift
@@ -28,7 +28,7 @@ package struct Fuzzer {
     /// Screens to visit besides those the pack's rules name (a persona file's, say).
     package var screens: [String] = []
     /// Commands in one trace, at most.
-    package var steps = 40
+    package var steps = 30
     /// Candidate traces shrinking runs, at most.
     package var shrinkRuns = 400
 

@@ -88,30 +88,42 @@ enum Invariants {
     let clock = ManualClock()
     var wall: ManualWallClock?
     var engine: Engine?
-    var pending = instants[...]
-    func look(before event: TraceEvent?) -> String? {
-      while let next = pending.first {
-        let t = next.mono.nanoseconds
-        if let event {
-          let ends = event.kind == .crash || event.kind == .terminate
-          guard t < event.t.nanoseconds || (t == event.t.nanoseconds && ends) else { return nil }
+    // Each unlock is read at its instant: before and after every event there, and as the
+    // replay passes it; it breaks the invariant when no read there found its condition held.
+    var next = 0
+    var held = Array(repeating: false, count: instants.count)
+    var seen = Array(repeating: "", count: instants.count)
+    func read(at t: Int64) {
+      var index = next
+      while index < instants.count, instants[index].mono.nanoseconds == t {
+        if let engine, let probe = probes[instants[index].rule], !held[index] {
+          let progress = engine.progress().first { $0.rule.id == probe.id }?.progress
+          if progress?.isUnlocked ?? true { held[index] = true } else { seen[index] = progress?.summary ?? "" }
         }
-        pending = pending.dropFirst()
-        guard let engine, let probe = probes[next.rule] else { continue }
-        clock.advance(to: MonotonicInstant(nanoseconds: max(t, clock.now().nanoseconds)))
-        let progress = engine.progress().first { $0.rule.id == probe.id }?.progress
-        if let progress, !progress.isUnlocked {
-          let when = sim.local(next.wall)
-          return "rule '\(next.rule)' unlocked at \(when.date) \(when.time) before its condition held "
-            + "(\(progress.summary); needs \(probe.condition))"
+        index += 1
+      }
+    }
+    func pass(before limit: Int64?) -> String? {
+      while next < instants.count, limit.map({ instants[next].mono.nanoseconds < $0 }) ?? true {
+        let record = instants[next]
+        if record.mono.nanoseconds >= clock.now().nanoseconds {
+          clock.advance(to: record.mono)
+          read(at: record.mono.nanoseconds)
         }
+        if !held[next], !seen[next].isEmpty, let probe = probes[record.rule] {
+          let when = sim.local(record.wall)
+          return "rule '\(record.rule)' unlocked at \(when.date) \(when.time) before its condition held "
+            + "(\(seen[next]); needs \(probe.condition))"
+        }
+        next += 1
       }
       return nil
     }
     do {
       for event in events {
-        if let early = look(before: event) { return early }
+        if let early = pass(before: event.t.nanoseconds) { return early }
         clock.advance(to: event.t)
+        read(at: event.t.nanoseconds)
         switch event.kind {
         case .launch(let at, let zone):
           if let wall {
@@ -136,8 +148,9 @@ enum Invariants {
         default:
           if let lifecycle = event.lifecycleEvent { engine?.record(lifecycle) }
         }
+        read(at: event.t.nanoseconds)
       }
-      if let early = look(before: nil) { return early }
+      if let early = pass(before: nil) { return early }
     } catch {
       return "the trace does not replay with copies of the rules: \(error)"
     }
