@@ -1,3 +1,5 @@
+import Dwell
+import DwellTesting
 import Foundation
 import Testing
 
@@ -6,7 +8,8 @@ import Testing
 /// `dwell test PACK --fuzz N`: the sample packs keep every invariant over 200 random
 /// traces; a pack whose plugin unlocks a rule before its condition holds is caught, shrunk
 /// to a short scenario that `dwell test` runs and fails, and that passes once the pack is
-/// fixed; the same seed gives the same scenario.
+/// fixed; the same seed gives the same scenario; a double announcement and a replay that
+/// differs (faults put in by hand) are breaches too.
 @Suite struct FuzzerTests {
   static let rules = TestPaths.packageRoot.appendingPathComponent("rules").path
 
@@ -76,6 +79,38 @@ import Testing
     let other = try Fuzzer.run(pack: Self.rules + "/game", options: .init(traces: 20, seed: 100))
     let same = try Fuzzer.run(pack: Self.rules + "/game", options: .init(traces: 20, seed: 100))
     #expect(other.commands == same.commands && other.unlocks == same.unlocks)
+  }
+
+  /// The engine refuses a second unlock and `dwell replay` agrees with the simulator on
+  /// every sample pack, so these two invariants are shown breaking by a fault put in by
+  /// hand: an announcement made twice, and a recorded trace with visits the run never had.
+  @Test func aDoubleAnnouncementAndAReplayThatDiffersAreBreaches() throws {
+    let zone = try #require(TimeZone(identifier: "UTC"))
+    var options = Simulator.Options(rulesPath: Self.rules + "/learning", timeZone: zone)
+    options.start = try #require(Simulator.parseStart("2026-05-04 09:00", zone: zone))
+    let sim = try Simulator(options: options)
+    defer { sim.close() }
+    try sim.perform("open Lessons")
+    try sim.perform("wait 1m")
+    #expect(sim.lock.withLock { Invariants.breach(in: sim) } == nil)
+    let once = sim.logLock.withLock { sim.announcements }
+    #expect(once.map(\.rule) == ["first-lesson"])
+
+    sim.logLock.withLock { sim.announcements += once }
+    let twice = sim.lock.withLock { Invariants.breach(in: sim) }
+    #expect(twice == "rule 'first-lesson' unlocked twice (again at 2026-05-04 09:00:00)")
+
+    sim.logLock.withLock { sim.announcements = once }
+    sim.lock.withLock {
+      let t = sim.clock.now()
+      for index in 0..<5 {
+        sim.trace.append(.init(line: sim.trace.count + 1, t: t, kind: .appear(screen: "Quiz", id: "q\(index)")))
+        sim.trace.append(.init(line: sim.trace.count + 1, t: t, kind: .disappear(id: "q\(index)")))
+      }
+    }
+    let differs = try #require(sim.lock.withLock { Invariants.breach(in: sim) })
+    #expect(differs.hasPrefix("dwell replay of the recorded trace gives other unlocks"), "\(differs)")
+    #expect(differs.contains("only the replay: quiz-master-mode at 2026-05-04 09:01:00"), "\(differs)")
   }
 
   @Test func shrinkingHalvesWaitsSkipsAndClockJumps() {
