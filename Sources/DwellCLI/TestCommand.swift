@@ -35,6 +35,7 @@ enum TestCommand {
         expect time Lessons 30m      all time on a screen, to the millisecond
         expect notified "Night owl"  a plugin's notification, by title
         expect sessions 2
+        expect invariants            what --fuzz checks (see FUZZING)
         """),
       .init(
         "EXAMPLE",
