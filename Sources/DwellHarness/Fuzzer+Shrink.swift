@@ -70,7 +70,7 @@ extension Fuzzer {
 
   /// The seconds of a duration the fuzzer wrote: 90s, 45m, 2h, 3d.
   private static func seconds(_ text: String) -> Int? {
-    guard let unit = text.last, let number = Int(text.dropLast()) else { return nil }
+    guard let unit = text.last, let number = Int(text.dropLast()), (0..<1_000_000).contains(number) else { return nil }
     switch unit {
     case "s": return number
     case "m": return number * 60
