@@ -18,7 +18,7 @@ enum TestCommand {
       Exit 0 when every scenario passes, 1 otherwise (or when there are none).
       """,
     arguments: [.init("PACK", "A rules folder (or .lua file) with a tests/ folder beside its scripts")],
-    options: [.value("junit", "FILE", "Also write the results as JUnit XML to FILE")],
+    options: [.value("junit", "FILE", "Also write the results as JUnit XML to FILE")] + fuzzOptions,
     sections: [
       .init(
         "SCENARIOS",
@@ -35,6 +35,7 @@ enum TestCommand {
         expect time Lessons 30m      all time on a screen, to the millisecond
         expect notified "Night owl"  a plugin's notification, by title
         expect sessions 2
+        expect invariants            what --fuzz checks (see FUZZING)
         """),
       .init(
         "EXAMPLE",
@@ -46,12 +47,14 @@ enum TestCommand {
               saw: locked (2 of 3 days)
         1 of 2 scenarios failed
         """),
+      fuzzSection,
     ],
     run: run)
 
   static func run(_ args: Arguments) throws {
     let pack = args.argument("PACK")
     guard FileManager.default.fileExists(atPath: pack) else { throw CommandFailure("\(pack): no such file or folder") }
+    if let count = args.value("fuzz") { return try fuzz(args, pack: pack, count: count) }
     let files = Scenario.files(forPack: pack)
     guard !files.isEmpty else {
       throw CommandFailure(

@@ -21,15 +21,18 @@ enum Expectation: Sendable {
   case earned(String, times: Int?, period: String?)
   /// `expect not earned RULE [for PERIOD]`.
   case notEarned(String, period: String?)
+  /// The invariants every pack keeps (see ``Invariants``): what `dwell test --fuzz` checks.
+  case invariants
 
   static let forms =
     "expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, "
     + "expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, " + actionForms + ", " + pluginForms
+    + ", expect invariants"
 
   /// The words after `expect`.
   static let kinds = [
     "unlocked", "locked", "points", "level", "time", "notified", "sessions", "count", "earned", "not", "state",
-    "published",
+    "published", "invariants",
   ]
 
   init(_ line: String) throws(Simulator.CommandError) {
@@ -57,6 +60,7 @@ enum Expectation: Sendable {
     case "notified" where !rest.isEmpty: self = .notified(rest.joined(separator: " "))
     case "state", "published": self = try Self.plugin(kind, line.trimmingCharacters(in: .whitespaces))
     case "count", "earned", "not": self = try Self.actionExpectation(kind, rest, line: line)
+    case "invariants" where rest.isEmpty: self = .invariants
     default:
       let hint = Self.kinds.contains(kind) ? "" : Spelling.hint(for: kind, in: Self.kinds)
       throw .init("'\(line)' is not an expectation\(hint): \(Self.forms)")
@@ -124,6 +128,8 @@ enum Expectation: Sendable {
         return pluginFailure(in: sim, path: path, expected: value, published: false)
       case .published(let path, let value):
         return pluginFailure(in: sim, path: path, expected: value, published: true)
+      case .invariants:
+        return Invariants.breach(in: sim)
       }
     }
   }

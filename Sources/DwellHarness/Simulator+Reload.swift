@@ -104,6 +104,7 @@ extension Simulator {
   }
 
   func announce(_ record: UnlockRecord) {
+    logLock.withLock { announcements.append(record) }
     let rule = source?.rules.first { $0.id == record.rule }
     rememberVersions(of: source?.rules ?? [], unlocked: [record.rule], replacing: true)
     let title = rule?.title.map { " \"\($0)\"" } ?? ""

@@ -37,6 +37,7 @@ extension Simulator {
     try? use(source?.fresh())  // the same rules, which validated before
     log = []
     notifications = []
+    logLock.withLock { announcements = [] }
     // The launch's consequences (an unlock at the first session) are logged at the launch,
     // before the replayed commands, not after the `undo` that asked for the rebuild.
     logConsequences {

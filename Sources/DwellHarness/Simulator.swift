@@ -128,6 +128,9 @@ public final class Simulator: @unchecked Sendable {
   var changedPlugins = Set<String>()
   /// Each unlocked rule's condition when it unlocked, in words, by rule id.
   var unlockedUnder: [String: String] = [:]
+  /// Every unlock and earning announced in this world, in order (under `logLock`), for the
+  /// fuzzer's invariants: an announcement made twice is a breach.
+  var announcements: [UnlockRecord] = []
   /// Called (on any thread) after the state changed outside a command (a hot reload).
   public var onChange: (@Sendable () -> Void)?
 

@@ -132,7 +132,7 @@ import Testing
     ),
     (
       "expect unlockd a\n",
-      "s.scenario:1: 'expect unlockd a' is not an expectation (did you mean 'unlocked'?): expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, expect count ACTION N [today], expect earned RULE [N times | for PERIOD], expect not earned RULE [for PERIOD], expect state PLUGIN.KEY = VALUE, expect published PLUGIN.KEY = VALUE"
+      "s.scenario:1: 'expect unlockd a' is not an expectation (did you mean 'unlocked'?): expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, expect count ACTION N [today], expect earned RULE [N times | for PERIOD], expect not earned RULE [for PERIOD], expect state PLUGIN.KEY = VALUE, expect published PLUGIN.KEY = VALUE, expect invariants"
     ),
     (
       "expect unlocked a at noon\n",
@@ -145,7 +145,7 @@ import Testing
     ),
     (
       "expect time Lessons\n",
-      "s.scenario:1: 'expect time Lessons' is not an expectation: expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, expect count ACTION N [today], expect earned RULE [N times | for PERIOD], expect not earned RULE [for PERIOD], expect state PLUGIN.KEY = VALUE, expect published PLUGIN.KEY = VALUE"
+      "s.scenario:1: 'expect time Lessons' is not an expectation: expect unlocked RULE [at HH:MM[:SS]], expect locked RULE, expect points N, expect level NAME, expect time SCREEN DURATION, expect notified \"TEXT\", expect sessions N, expect count ACTION N [today], expect earned RULE [N times | for PERIOD], expect not earned RULE [for PERIOD], expect state PLUGIN.KEY = VALUE, expect published PLUGIN.KEY = VALUE, expect invariants"
     ),
   ])
   func aMalformedScenarioNamesItsLine(text: String, message: String) {
