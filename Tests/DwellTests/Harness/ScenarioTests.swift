@@ -25,7 +25,10 @@ import Testing
     let run = try CommandLineTests.dwell(["test", Self.rules + "/learning"])
     #expect(run.status == 0)
     #expect(run.stdout.contains("PASS  bonus-level (7 expectations)"))
-    #expect(run.stdout.hasSuffix("4 scenarios passed\n"))
+    let scenarios = try FileManager.default.contentsOfDirectory(atPath: Self.rules + "/learning/tests")
+      .filter { $0.hasSuffix(".scenario") }
+    #expect(scenarios.count >= 4)
+    #expect(run.stdout.hasSuffix("\(scenarios.count) scenarios passed\n"))
   }
 
   /// A copy of the learning pack with scenarios that fail in each way.
