@@ -37,6 +37,10 @@ public final class Tracker: Sendable {
   let live: RulesInForce
   /// The watch on the configuration's rule pack source (`rulesDirectory`).
   let watch = Locked<(any RulePackWatch)?>(nil)
+  /// The version of the installed pack in force (``installRulePack(_:signature:)`` or the
+  /// saved one loaded at launch), `nil` while none is: the rules directory's pack is then
+  /// in force, and its reloads replace it.
+  let installedPackVersion = Locked<Int?>(nil)
   /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
   let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)
 
