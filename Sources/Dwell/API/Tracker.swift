@@ -196,20 +196,21 @@ public final class Tracker: Sendable {
     let wakes = Engine.wakesWriter(event)
     let kept: LifecycleEvent? = routine ? nil : copy event
     var pending: LifecycleEvent? = consume event
-    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
+    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int, wanted: Bool)? in
       switch phase {
       case .running(_, let engine):
         // Guaranteed: `phase` holds the engine until the lock is released.
         return engine._withUnsafeGuaranteedRef { engine in
-          let waiting = engine.stamp(&pending)
-          return engine.mustRespond(routine: routine, waiting: waiting, wakes: wakes) ? (engine, waiting) : nil
+          let (waiting, wanted) = engine.stamp(&pending)
+          let must = engine.mustRespond(routine: routine, waiting: waiting, wakes: wakes, wanted: wanted)
+          return must ? (engine, waiting, wanted) : nil
         }
       case .opening(let events):
         if let event = pending.take() { events.append(event, at: clock.now()) }
         return nil
       }
     }
-    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting) }
+    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting, wanted: engine.wanted) }
     if case .background? = kept { retryStandInSoon() }
   }
 

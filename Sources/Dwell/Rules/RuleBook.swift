@@ -34,6 +34,11 @@ struct RuleBook {
   private let checkOnly: [Bool]
   /// The last wake-up search, reused while only time passes (see ``nextWake(after:_:)``).
   private var lastSearch: Search?
+  /// The events that can make a rule hold that waited when the book was made: what the
+  /// recording thread wakes the writer for (``EventInterest``). Not narrowed as rules
+  /// unlock (an unlock costs no pass over the others): a screen no rule waits for any more
+  /// only wakes the writer, at most once a drain, until the rules change or the next launch.
+  let interest: EventInterest
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
@@ -54,6 +59,7 @@ struct RuleBook {
     }
     for record in unlocked { self.unlocked[record.rule] = record }
     let unlockedIDs = Set(unlocked.map(\.rule))
+    interest = EventInterest(rules.lazy.filter { $0.every != nil || !unlockedIDs.contains($0.id) }.map(\.condition))
     waiting = RuleIndex(
       rules: rules, waiting: rules.indices.filter { rules[$0].every == nil && !unlockedIDs.contains(rules[$0].id) })
     var keys: Set<DayQualifier.Key> = [Self.appDays]

@@ -21,6 +21,7 @@ extension Engine {
         rules: rules.map(\.withCleanNames), unlocked: kept, earnings: state.book.earnings,
         tick: configuration.evaluationTick.nanoseconds,
         wantsTicks: state.listeners.contains { $0.wantsTicks }, accountant: state.accountant)
+      buffer.setInterest(state.book.interest)
       let at = state.accountant.cursor
       let fresh = evaluate(&state, at: at)
       for record in fresh { state.accountant.recordUnlock(record) }
