@@ -240,7 +240,10 @@ package final class Engine: Sendable {
       if synchronous {
         persistNow()
       } else {
-        persistBeforeReturning()
+        // The process goes on after `background` (a bounded wait after a burst), not after `terminate`.
+        var background = false
+        if case .background? = event { background = true }
+        persistBeforeReturning(bounded: background)
       }
     case .active, .inactive, .foreground, .clockChanged:
       onWriter { $0.process() }

@@ -12,6 +12,8 @@ final class EventBuffer: Sendable {
     /// Whether the writer was asked to apply a wanted event and has not drained since:
     /// a burst of wanted events asks it once.
     var wakeAsked = false
+    /// Events the writer drained and is still applying (``backlog``).
+    var applying = 0
   }
 
   init() { storage.withLock { $0.events.reserveCapacity(256) } }
@@ -40,6 +42,12 @@ final class EventBuffer: Sendable {
     storage.withLock { $0.interest = interest }
   }
 
+  /// Events waiting, and drained but not yet applied: how far behind the writer is.
+  var backlog: Int { storage.withLock { $0.events.count + $0.applying } }
+
+  /// The writer applied what it drained last.
+  func applied() { storage.withLock { $0.applying = 0 } }
+
   /// How many events wait.
   var count: Int { storage.withLock { $0.events.count } }
 
@@ -54,6 +62,7 @@ final class EventBuffer: Sendable {
     storage.withLock {
       swap(&$0.events, &spare)
       $0.wakeAsked = false
+      $0.applying = spare.count
     }
   }
 }
