@@ -8,10 +8,12 @@
 //                                                  # `--simulation events` or `balance`: one half of them
 //   swift run -c release dwell-bench --public   # only the hot path: the engine's and the public API's
 //   swift run -c release dwell-bench --export   # only the year store and the export's peak memory
+//   swift run -c release dwell-bench --prompt   # only the unlock latency and background after a burst
 //
 // Helpers are in Measuring.swift, the output in Results.swift, the Lua figures in
 // LuaFigures.swift, the public API's hot path in PublicPath.swift, the simulation
-// figures (`dwell balance`) in Simulation.swift, the year store in YearStore.swift and the
+// figures (`dwell balance`) in Simulation.swift, the unlock latency and the background
+// after a burst in PromptFigures.swift, the year store in YearStore.swift and the
 // export's peak memory in ExportFigures.swift.
 import CSQLite
 import Dwell
@@ -39,6 +41,8 @@ let simulationOnly = arguments.contains("--simulation")
 let publicOnly = arguments.contains("--public")
 /// `--export`: only the year store and the export figures.
 let exportOnly = arguments.contains("--export")
+/// `--prompt`: only the unlock latency and `record(.background)` after a burst.
+let promptOnly = arguments.contains("--prompt")
 let simulationPart = arguments.firstIndex(of: "--simulation").flatMap { arguments.dropFirst($0 + 1).first }
   .flatMap { SimulationPart(rawValue: $0) }
 /// `--scale N`: N heavy years of N million visits, to show how costs grow with data.
@@ -60,6 +64,13 @@ if exportOnly {
   let path = directory.appendingPathComponent("year.sqlite").path
   _ = try buildYearStore(try Store(path: path), visits: yearVisits, days: storeDays, screens: screensCount)
   try exportFigures(store: path, scratch: directory)
+  printResults()
+  try? FileManager.default.removeItem(at: directory)
+  exit(0)
+}
+
+if promptOnly {
+  promptFigures(quick: quick, scratch: directory)
   printResults()
   try? FileManager.default.removeItem(at: directory)
   exit(0)
@@ -126,6 +137,10 @@ if publicOnly {
   try? FileManager.default.removeItem(at: directory)
   exit(0)
 }
+
+// MARK: Prompt unlocks, and the background after a burst
+
+promptFigures(quick: quick, scratch: directory)
 
 // MARK: The alternatives
 

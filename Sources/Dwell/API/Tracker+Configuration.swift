@@ -80,6 +80,14 @@ extension Tracker {
     /// Ed25519 public keys (32 raw bytes each) whose signatures
     /// ``Tracker/installRulePack(_:signature:)`` accepts. Default: none (every pack is refused).
     public var trustedPackKeys: [Data] = []
+    /// The version of the pack in the app's rules directory (`rulesDirectory`, DwellLua),
+    /// which the app raises when it ships newer rules. An installed pack
+    /// (``Tracker/installRulePack(_:signature:)``) is in force over the rules directory,
+    /// and the directory's reloads leave it in force, while its version is at least this
+    /// one; once this is greater (the app was updated with newer rules), the rules
+    /// directory is in force at launch, the installed pack is deleted, and only a pack of
+    /// at least this version installs. Default 0; a negative version counts as 0.
+    public var bundledPackVersion = 0
     /// Turns the scripts of an installed pack into a pack; apps set it as
     /// `configuration.packLoader = LuaPackLoader()` (DwellLua).
     package var rulePackLoader: (any RulePackLoader)?

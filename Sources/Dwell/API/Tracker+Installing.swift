@@ -15,6 +15,13 @@ extension Tracker {
   /// app's Swift rules, and is saved beside the store; every later launch loads it (and
   /// verifies it again) before the first event is counted.
   ///
+  /// Packs carry a version (`"version": 7` in the document; none is version 0): a pack
+  /// installs only over an older one, and with a rules directory only from its
+  /// ``Configuration/bundledPackVersion`` on, so an old signed pack served again cannot
+  /// replace a newer one. The installed pack and the rules directory's pack are kept in
+  /// two slots: the installed one is in force, and the directory's reloads do not replace
+  /// it, until an app update raises `bundledPackVersion` above it.
+  ///
   /// Nothing changes when it throws: the last good pack stays in force and on disk.
   ///
   /// ```swift
@@ -25,9 +32,12 @@ extension Tracker {
   /// Does disk I/O (one small write and a rename) and loads the scripts on the caller's thread.
   /// - Throws: ``RulePackError``: no trusted keys, a signature that does not verify (a
   ///   changed byte, a wrong key, truncated data), a malformed archive, a pack that does
-  ///   not load or clashes with the app's rules, or a pack that could not be saved.
+  ///   not load or clashes with the app's rules, a pack whose version is not newer
+  ///   (``RulePackError/notNewer(offered:current:)``), or a pack that could not be saved.
   public func installRulePack(_ data: Data, signature: Data) throws(RulePackError) {
-    let pack = try verifiedPack(data, signature: signature)
+    let (pack, version) = try verifiedPack(data, signature: signature) { version throws(RulePackError) in
+      try checkNewer(version)
+    }
     let path = installedPackPath
     let staged = path.map { $0 + ".new" }
     if let staged {
@@ -43,6 +53,7 @@ extension Tracker {
       if let staged { try? FileManager.default.removeItem(atPath: staged) }
       throw .refused(error)
     }
+    installedPackVersion.withLock { $0 = version }
     guard let path, let staged else { return }
     if rename(staged, path) != 0 {
       // In force but not saved: the next launch loads the previous pack.
@@ -56,7 +67,22 @@ extension Tracker {
     (try? configuration.storePath()).flatMap { $0 }.map { $0 + ".rulepack" }
   }
 
-  /// At launch: puts the last good installed pack in force, if there is one.
+  /// Refuses `version` unless it is newer than the installed pack in force and, with a
+  /// rules directory, at least the bundled pack's.
+  private func checkNewer(_ version: Int) throws(RulePackError) {
+    if let current = installedPackVersion.withLock({ $0 }), version <= current {
+      throw .notNewer(offered: version, current: current)
+    }
+    if let bundled = bundledPackVersion, version < bundled { throw .notNewer(offered: version, current: bundled) }
+  }
+
+  /// The rules directory's pack version, when there is a rules directory.
+  private var bundledPackVersion: Int? {
+    configuration.rulePackSource == nil ? nil : max(0, configuration.bundledPackVersion)
+  }
+
+  /// At launch: puts the last good installed pack in force, if there is one, unless the
+  /// rules directory is newer (an app update): then that pack is deleted.
   func loadInstalledPack() {
     guard let path = installedPackPath, FileManager.default.fileExists(atPath: path) else { return }
     do {
@@ -65,8 +91,17 @@ extension Tracker {
         throw RulePackError.malformedArchive("the saved pack at \(path) is truncated")
       }
       let signature = saved.prefix(PackSignature.signatureLength)
-      let pack = try verifiedPack(saved.dropFirst(PackSignature.signatureLength), signature: Data(signature))
+      let bundled = bundledPackVersion
+      let archive = saved.dropFirst(PackSignature.signatureLength)
+      let (pack, version) = try verifiedPack(archive, signature: Data(signature)) { version throws(RulePackError) in
+        // Older than the app's own rules: left out before its scripts run.
+        if let bundled, version < bundled { throw .notNewer(offered: version, current: bundled) }
+      }
       try setPack(pack)
+      installedPackVersion.withLock { $0 = version }
+    } catch RulePackError.notNewer {
+      // The app shipped newer rules than the pack installed for an older version of it.
+      try? FileManager.default.removeItem(atPath: path)
     } catch let error as RulePackError {
       report(.rulesRefused(RuleError("the installed rule pack at \(path): \(error)")))
     } catch {
@@ -96,8 +131,11 @@ extension Tracker {
     return data
   }
 
-  /// Checks the signature against the trusted keys, reads the archive and loads the pack.
-  private func verifiedPack(_ data: Data, signature: Data) throws(RulePackError) -> any RulePack {
+  /// Checks the signature against the trusted keys, reads the archive, lets `admit` refuse
+  /// its version, and loads the pack.
+  private func verifiedPack(
+    _ data: Data, signature: Data, admit: (Int) throws(RulePackError) -> Void
+  ) throws(RulePackError) -> (pack: any RulePack, version: Int) {
     let keys = configuration.trustedPackKeys.filter { $0.count == PackSignature.keyLength }
     guard !keys.isEmpty else { throw .noTrustedKeys }
     guard let loader = configuration.rulePackLoader else {
@@ -109,8 +147,9 @@ extension Tracker {
       throw .invalidSignature
     }
     let archive = try RulePackArchive(data: data)
+    try admit(archive.version)
     do {
-      return try loader.load(scripts: archive.files)
+      return (try loader.load(scripts: archive.files), archive.version)
     } catch {
       throw .refused(error)
     }

@@ -9,6 +9,7 @@ extension Tracker {
     loadInstalledPack()
     if let engine = makeEngine() { install(engine) }
     resumeReadyWaiters()
+    adoptIfPending()
     startWatchingRules()
     scheduleRetry()
   }

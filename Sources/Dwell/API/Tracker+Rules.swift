@@ -94,7 +94,9 @@ extension Tracker {
     let work = source.watch { [weak self] result in
       guard let self else { return }
       switch result {
-      case .success(let pack): try? self.setPack(pack)
+      // An installed pack keeps its slot: the directory's reloads wait behind it.
+      case .success(let pack) where self.installedPackVersion.withLock({ $0 }) == nil: try? self.setPack(pack)
+      case .success: break
       case .failure(let error): self.report(.rulesRefused(error))
       }
     }

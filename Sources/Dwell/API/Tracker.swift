@@ -16,8 +16,13 @@ internal import Foundation
 /// for await unlock in tracker.unlocks() { celebrate(unlock.rule) }
 /// ```
 public final class Tracker: Sendable {
-  /// The configuration it was created with.
-  package let configuration: Configuration
+  /// The configuration in force: the one it was created with, repaired, or, for the shared
+  /// tracker ``shared`` made, the one a later ``configureShared(_:)`` gave it.
+  package var configuration: Configuration { settings.withLock { $0 } }
+  let settings: Locked<Configuration>
+  /// The shared tracker's configuration came late (``configureShared(_:)`` after
+  /// ``shared``) and its store is still to be adopted, once an engine is installed.
+  let adoptionPending = Locked<Bool>(false)
   let clock: any MonotonicClock
   let wallClock: any WallClock
   let scheduler: (any EngineScheduler)?
@@ -37,6 +42,10 @@ public final class Tracker: Sendable {
   let live: RulesInForce
   /// The watch on the configuration's rule pack source (`rulesDirectory`).
   let watch = Locked<(any RulePackWatch)?>(nil)
+  /// The version of the installed pack in force (``installRulePack(_:signature:)`` or the
+  /// saved one loaded at launch), `nil` while none is: the rules directory's pack is then
+  /// in force, and its reloads replace it.
+  let installedPackVersion = Locked<Int?>(nil)
   /// The rules whose unlocks were marked seen, read once per engine (``unseenUnlocks()``).
   let seen = Locked<(engine: ObjectIdentifier, rules: Set<String>)?>(nil)
 
@@ -66,6 +75,9 @@ public final class Tracker: Sendable {
   /// Where the shared tracker is kept, and whether `configureShared` made it.
   package typealias SharedSlot = Locked<(tracker: Tracker, configured: Bool)?>
 
+  /// How the shared tracker is made from a configuration (tests make it on a manual clock).
+  package typealias Maker = @Sendable (Configuration) -> Tracker
+
   private static let sharedTracker = SharedSlot(nil)
 
   /// The shared tracker. Configure it once, early (in `application(_:didFinishLaunching...)`
@@ -73,44 +85,54 @@ public final class Tracker: Sendable {
   /// default configuration on first use.
   public static var shared: Tracker { shared(in: sharedTracker) }
 
-  /// ``shared``, kept in `slot` (tests pass one of their own).
-  package static func shared(in slot: SharedSlot) -> Tracker {
+  /// ``shared``, kept in `slot`, made with `defaults` by `make` (tests pass their own).
+  package static func shared(
+    in slot: SharedSlot, defaults: Configuration = Configuration(),
+    make: Maker = { Tracker(configuration: $0) }
+  ) -> Tracker {
     slot.withLock { shared in
       if let shared { return shared.tracker }
-      let tracker = Tracker(configuration: Configuration())
+      let tracker = make(defaults)
       shared = (tracker, false)
       return tracker
     }
   }
 
   /// Configures the shared tracker. Call once, before using ``shared``. A later call
-  /// makes no second tracker: it returns the tracker already made, which keeps the
-  /// configuration it started with, and reports ``TrackerProblem/configuredTooLate``,
-  /// whether ``shared`` made it with the default configuration or an earlier
-  /// `configureShared` made it.
+  /// makes no second tracker: it returns the tracker already made and reports
+  /// ``TrackerProblem/configuredTooLate``.
   ///
-  /// When ``shared`` came first, the process run counts with the default configuration:
-  /// its store (Application Support), no rules, the default timeouts. Nothing recorded is
-  /// lost and nothing is counted twice, but if `configuration` names another store (an
-  /// App Group, a file), this run's time is in the default store and later runs, configured
-  /// in time, count in the configured one: the history is split between the two files
-  /// until the app imports one into the other. Call `configureShared` before anything asks
-  /// for ``shared`` (`DwellUIKit.start()` uses it by default).
+  /// When ``shared`` came first (it started with the default configuration), the shared
+  /// tracker takes `configuration` then: its rules, settings and store. What it counted in
+  /// the default store (this run, and any earlier run that was never configured) moves into
+  /// the configured store, in one transaction, and the default store is emptied, so the
+  /// user's history is never split between two files and nothing is counted twice; the
+  /// screens visible go on counting, with no new session or visit. If the configured store
+  /// cannot be opened, counting goes on where it was and that is reported too.
+  /// After an earlier `configureShared`, the first configuration stays and the later one is
+  /// not used. Either way, call `configureShared` before anything asks for ``shared``
+  /// (`DwellUIKit.start()` uses it by default).
   @discardableResult
   public static func configureShared(_ configuration: Configuration) -> Tracker {
     configureShared(configuration, in: sharedTracker)
   }
 
-  /// ``configureShared(_:)``, kept in `slot` (tests pass one of their own).
+  /// ``configureShared(_:)``, kept in `slot`, made by `make` (tests pass their own).
   @discardableResult
-  package static func configureShared(_ configuration: Configuration, in slot: SharedSlot) -> Tracker {
-    let (tracker, late) = slot.withLock { shared -> (Tracker, Bool) in
-      if let shared { return (shared.tracker, true) }
-      let tracker = Tracker(configuration: configuration)
+  package static func configureShared(
+    _ configuration: Configuration, in slot: SharedSlot, make: Maker = { Tracker(configuration: $0) }
+  ) -> Tracker {
+    let (tracker, late, adopts) = slot.withLock { shared -> (Tracker, Bool, Bool) in
+      if let made = shared {
+        shared = (made.tracker, true)
+        return (made.tracker, true, !made.configured)
+      }
+      let tracker = make(configuration)
       shared = (tracker, true)
-      return (tracker, false)
+      return (tracker, false, false)
     }
     if late { tracker.report(.configuredTooLate) }
+    if adopts { tracker.adopt(configuration) }
     return tracker
   }
 
@@ -131,14 +153,15 @@ public final class Tracker: Sendable {
     scheduler: (any EngineScheduler)? = nil
   ) {
     // What validate() refuses runs at its default, reported once below (`repaired`).
-    self.configuration = configuration.repaired
+    let repaired = configuration.repaired
+    settings = Locked(repaired)
     self.clock = clock
     self.wallClock = wallClock
     self.scheduler = scheduler
     launchedAt = clock.now()
     // Repaired, the configuration's rules validate; an empty set is only a safety net.
-    var set = RuleSet(rules: self.configuration.engine.rules, listeners: self.configuration.engine.listeners)
-    set.levels = self.configuration.engine.levels
+    var set = RuleSet(rules: repaired.engine.rules, listeners: repaired.engine.listeners)
+    set.levels = repaired.engine.levels
     live = (try? RulesInForce(set)) ?? RulesInForce()
     let problems = configuration.problems
     if !problems.isEmpty { report(.invalidConfiguration(ConfigurationError(problems: problems))) }
@@ -191,20 +214,21 @@ public final class Tracker: Sendable {
     let wakes = Engine.wakesWriter(event)
     let kept: LifecycleEvent? = routine ? nil : copy event
     var pending: LifecycleEvent? = consume event
-    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int)? in
+    let engine = phase.withLock { phase -> (engine: Engine, waiting: Int, wanted: Bool)? in
       switch phase {
       case .running(_, let engine):
         // Guaranteed: `phase` holds the engine until the lock is released.
         return engine._withUnsafeGuaranteedRef { engine in
-          let waiting = engine.stamp(&pending)
-          return engine.mustRespond(routine: routine, waiting: waiting, wakes: wakes) ? (engine, waiting) : nil
+          let (waiting, wanted) = engine.stamp(&pending)
+          let must = engine.mustRespond(routine: routine, waiting: waiting, wakes: wakes, wanted: wanted)
+          return must ? (engine, waiting, wanted) : nil
         }
       case .opening(let events):
         if let event = pending.take() { events.append(event, at: clock.now()) }
         return nil
       }
     }
-    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting) }
+    if let engine { engine.engine.respond(to: kept, waiting: engine.waiting, wanted: engine.wanted) }
     if case .background? = kept { retryStandInSoon() }
   }
 

@@ -24,10 +24,11 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
   /// A rule set was refused (an invalid rule, a repeated id, a pack that did not load or
   /// whose signature did not verify); the previous rules keep running.
   case rulesRefused(RuleError)
-  /// ``Tracker/configureShared(_:)`` came after the shared tracker was made, by a first use
-  /// of ``Tracker/shared`` (it started with the default configuration) or by an earlier
-  /// `configureShared`: the shared tracker keeps the configuration it started with, and the
-  /// later configuration is not used. Reported on each such call.
+  /// ``Tracker/configureShared(_:)`` came after the shared tracker was made. After a first
+  /// use of ``Tracker/shared`` (it started with the default configuration), the shared
+  /// tracker takes this configuration, and its store adopts what the default store counted;
+  /// after an earlier `configureShared`, the first configuration stays and this one is not
+  /// used. Reported on each such call.
   case configuredTooLate
   /// UIKit called a method Dwell observes (`viewDidAppear(_:)`) off the main thread, which
   /// UIKit does not support: Dwell handled it on the main queue instead of trapping. Reported
@@ -44,8 +45,8 @@ public enum TrackerProblem: Error, Sendable, CustomStringConvertible, Equatable 
     case .invalidConfiguration(let error): return "\(error); running without what is wrong"
     case .rulesRefused(let error): return "the rules were refused, the previous ones keep running: \(error)"
     case .configuredTooLate:
-      return "configureShared came after the shared tracker was made (by Tracker.shared or an earlier "
-        + "configureShared); the configuration it started with stays"
+      return "configureShared came after the shared tracker was made: after Tracker.shared it takes the "
+        + "configuration and moves what it counted into its store; after an earlier configureShared, that one stays"
     case .offMainThread(let what):
       return "\(what) was called off the main thread; Dwell handled it on the main queue"
     }

@@ -45,6 +45,11 @@ struct RuleBook {
   var levelsReached = 0
   /// Whether a rule counts points (`points`, `level`): awards then evaluate the rules again.
   let countsPoints: Bool
+  /// The events that can make a rule hold that waited when the book was made: what the
+  /// recording thread wakes the writer for (``EventInterest``). Not narrowed as rules
+  /// unlock (an unlock costs no pass over the others): a screen no rule waits for any more
+  /// only wakes the writer, at most once a drain, until the rules change or the next launch.
+  let interest: EventInterest
 
   static let appDays = DayQualifier.Key(screen: nil, minimum: 0)
 
@@ -69,6 +74,7 @@ struct RuleBook {
     for record in self.unlocked.values { rulePoints.addSaturating(record.points) }
     for record in earnings { rulePoints.addSaturating(record.points) }
     let unlockedIDs = Set(unlocked.map(\.rule))
+    interest = EventInterest(rules.lazy.filter { $0.every != nil || !unlockedIDs.contains($0.id) }.map(\.condition))
     waiting = RuleIndex(
       rules: rules, waiting: rules.indices.filter { rules[$0].every == nil && !unlockedIDs.contains(rules[$0].id) })
     var keys: Set<DayQualifier.Key> = [Self.appDays]

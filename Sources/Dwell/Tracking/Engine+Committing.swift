@@ -1,3 +1,5 @@
+internal import Foundation
+
 /// Making what an engine recorded durable, and ending its run: checkpoints into the
 /// journal, folds into SQLite (with errors reported, not thrown, on the writer), the
 /// durable `background` and `terminate`, a clean end and an abandoned one.
@@ -6,12 +8,35 @@ extension Engine {
   /// suspended or killed right after): the writer applies the events and writes the
   /// journal (one `pwrite`) while the caller waits; the fold into SQLite follows on the
   /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
-  func persistBeforeReturning() {
-    scheduler.performAndWait {
-      settle()
-      if pipeline.checkpoint(journalFirst: true) { try? pipeline.fold() }
+  ///
+  /// After a burst (`bounded`, for `background`, with the writer more than ``burstBacklog``
+  /// events behind, waiting or being applied: it needs far longer than a frame to apply
+  /// them) the caller waits at
+  /// most ``burstWait``, and the writer finishes the journal and the fold on its own (the
+  /// UIKit and SwiftUI adapters hold a background task until that commit is done).
+  func persistBeforeReturning(bounded: Bool = false) {
+    if bounded, buffer.backlog > Self.burstBacklog {
+      let done = DispatchSemaphore(value: 0)
+      scheduler.perform { [self] in
+        persistWork()
+        done.signal()
+      }
+      _ = done.wait(timeout: .now() + Self.burstWait)
+    } else {
+      scheduler.performAndWait { persistWork() }
     }
     onWriter { $0.commitReportingErrors() }
+  }
+
+  /// More events than this waiting at `background` is a burst (``persistBeforeReturning(bounded:)``).
+  static let burstBacklog = 4096
+  /// The longest `record(.background)` waits for the journal after a burst.
+  static let burstWait = DispatchTimeInterval.milliseconds(8)
+
+  /// Applies the events and writes the journal (and folds when the journal cannot be written).
+  private func persistWork() {
+    settle()
+    if pipeline.checkpoint(journalFirst: true) { try? pipeline.fold() }
   }
 
   /// `background` and `terminate` on a synchronous engine (a manual clock): the journal

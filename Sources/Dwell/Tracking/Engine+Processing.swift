@@ -47,6 +47,7 @@ extension Engine {
       }
       events.removeAll(keepingCapacity: true)
       state.spare = events
+      buffer.applied()
       catchUp(&state, to: max(now, state.accountant.cursor), &unlocked)
       for record in unlocked { state.accountant.recordUnlock(record) }
       if saving { takeListenerStates(&state) }

@@ -25,6 +25,7 @@ extension Engine {
         // The engine's levels, the new pack's after them (a pack's level overrides one of its name).
         levels: configuration.levels + (set.pack?.levels ?? []), accountant: state.accountant)
       state.book.keep(reported: reported)
+      buffer.setInterest(state.book.interest)
       let at = state.accountant.cursor
       let fresh = evaluate(&state, at: at)
       for record in fresh { state.accountant.recordUnlock(record) }

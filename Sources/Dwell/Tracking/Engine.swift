@@ -114,6 +114,7 @@ package final class Engine: Sendable {
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, levels: configuration.levels,
       accountant: accountant)
+    buffer.setInterest(book.interest)
     state = Locked(EngineState(accountant: accountant, book: book, lastFold: now, listeners: configuration.listeners))
     published = Locked(PublishedState(accountant: accountant, book: book))
     pipeline = CommitPipeline(
@@ -160,25 +161,27 @@ package final class Engine: Sendable {
     let routine = Self.isRoutine(event)
     let wakes = Self.wakesWriter(event)
     var pending: LifecycleEvent? = event
-    let waiting = append(&pending, at: instant)
-    if mustRespond(routine: routine, waiting: waiting, wakes: wakes) {
-      respond(to: routine ? nil : event, waiting: waiting)
+    let (waiting, wanted) = append(&pending, at: instant)
+    if mustRespond(routine: routine, waiting: waiting, wakes: wakes, wanted: wanted) {
+      respond(to: routine ? nil : event, waiting: waiting, wanted: wanted)
     }
   }
 
   /// The hot path's first half: stamps the event in `pending` with the clock now and moves
-  /// it into the buffer (``append(_:at:)``). Returns the number of events now waiting. A
+  /// it into the buffer (``append(_:at:)``). Returns the number of events now waiting and
+  /// whether the rules want it applied now (``EventBuffer/append(_:at:)``). A
   /// ``Tracker`` calls it under its phase lock, so that the engine stays alive without a retain.
   @inline(__always)
-  func stamp(_ pending: inout LifecycleEvent?) -> Int {
+  func stamp(_ pending: inout LifecycleEvent?) -> (waiting: Int, wanted: Bool) {
     append(&pending, at: systemClock?.now() ?? clock.now())
   }
 
   /// Moves the event in `pending`, stamped `instant`, into the buffer (leaving `nil`), its
   /// screen name cleaned (``ScreenName/clean(_:)``; a clean name, the usual case, is
-  /// checked, not copied). Returns the number of events now waiting.
+  /// checked, not copied). Returns the number of events now waiting, and whether the rules
+  /// want it applied now.
   @inline(__always)
-  func append(_ pending: inout LifecycleEvent?, at instant: MonotonicInstant) -> Int {
+  func append(_ pending: inout LifecycleEvent?, at instant: MonotonicInstant) -> (waiting: Int, wanted: Bool) {
     if case .appear(let screen, let id)? = pending, !ScreenName.isClean(screen) {
       pending = .appear(screen: ScreenName.clean(screen), id: id)
     }
@@ -206,17 +209,20 @@ package final class Engine: Sendable {
   }
 
   /// The hot path's second half: whether an event (``isRoutine(_:)`` or not), appended
-  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:)``; `wakes` for
-  /// an action (``wakesWriter(_:)``).
+  /// with `waiting` events now in the buffer, needs ``respond(to:waiting:wanted:)``; `wakes`
+  /// for an action (``wakesWriter(_:)``), `wanted` for an event that can make a waiting
+  /// rule hold (``EventInterest``), which the writer applies at once: its rule unlocks at
+  /// that event, not at the next checkpoint.
   @inline(__always)
-  func mustRespond(routine: Bool, waiting: Int, wakes: Bool = false) -> Bool {
-    !routine || synchronous || waiting == 4096 || waiting >= Self.maximumWaitingEvents || (wakes && waiting == 1)
+  func mustRespond(routine: Bool, waiting: Int, wakes: Bool = false, wanted: Bool = false) -> Bool {
+    !routine || synchronous || wanted || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+      || (wakes && waiting == 1)
   }
 
   /// What an appended event makes the engine do, `waiting` events now in the buffer:
   /// process it (a synchronous scheduler, a flood), ask the writer to, or persist. `nil`
   /// for a screen event or a touch (``isRoutine(_:)``), which need no more than its kind.
-  func respond(to event: LifecycleEvent?, waiting: Int) {
+  func respond(to event: LifecycleEvent?, waiting: Int, wanted: Bool = false) {
     switch event {
     case nil, .appear, .disappear, .pause, .resume, .interact, .action:
       if synchronous {
@@ -228,15 +234,19 @@ package final class Engine: Sendable {
         // The writer cannot keep up at all (a flood, or its queue is blocked): apply the
         // events here rather than let the buffer grow without bound.
         process()
-      } else if waiting == 1 {
-        // An action into an empty buffer (``wakesWriter(_:)``): the writer applies it soon.
+      } else if waiting == 1 || wanted {
+        // An action into an empty buffer (``wakesWriter(_:)``), or an event a waiting rule
+        // wants (once until the writer drains): the writer applies it now.
         onWriter { $0.process() }
       }
     case .background, .terminate:
       if synchronous {
         persistNow()
       } else {
-        persistBeforeReturning()
+        // The process goes on after `background` (a bounded wait after a burst), not after `terminate`.
+        var background = false
+        if case .background? = event { background = true }
+        persistBeforeReturning(bounded: background)
       }
     case .active, .inactive, .foreground, .clockChanged:
       onWriter { $0.process() }

@@ -13,11 +13,13 @@ import Testing
   let keys = PackSignature.makeKeyPair()
   let otherKeys = PackSignature.makeKeyPair()
 
-  func pack(_ rule: String, _ extra: String = "") -> Data {
-    RulePackArchive(files: [
-      "a.lua": "unlock \"\(rule)\" { title = \"\(rule)\", when = { appSeconds = 60 } }\n\(extra)",
-      "b.lua": "unlock \"\(rule)-b\" { title = \"B\", when = { appSeconds = 120 } }",
-    ]).data
+  func pack(_ rule: String, _ extra: String = "", version: Int? = nil) -> Data {
+    RulePackArchive(
+      files: [
+        "a.lua": "unlock \"\(rule)\" { title = \"\(rule)\", when = { appSeconds = 60 } }\n\(extra)",
+        "b.lua": "unlock \"\(rule)-b\" { title = \"B\", when = { appSeconds = 120 } }",
+      ], version: version
+    ).data
   }
 
   func tracker(keys trusted: [Data]? = nil, rules: [Rule] = [], loader: Bool = true) -> Tracker {
@@ -109,8 +111,9 @@ import Testing
     do {
       let tracker = tracker(rules: [Rule("mine", when: .sessions(3))])
       try tracker.installRulePack(good, signature: PackSignature.sign(good, with: keys.privateKey))
-      let broken = pack("v2", "unlock \"x\" { when = ")  // a syntax error
-      let clash = pack("mine")  // the app's own rule id
+      // Newer than the pack in force (version 0), so they get as far as loading.
+      let broken = pack("v2", "unlock \"x\" { when = ", version: 1)  // a syntax error
+      let clash = pack("mine", version: 1)  // the app's own rule id
       let notJSON = Data("{\"format\": \"dwell-rule-pack/1\"".utf8)
       let wrongFormat = Data("{\"format\": \"zip\", \"files\": {\"a.lua\": \"\"}}".utf8)
       for data in [broken, clash, notJSON, wrongFormat] {
