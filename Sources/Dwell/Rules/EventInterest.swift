@@ -30,7 +30,7 @@ struct EventInterest: Sendable, Equatable {
     case .actions(let name, _), .actionDays(_, let name, _), .actionStreak(_, let name, _): actions.insert(name)
     case .all(let parts), .any(let parts): for part in parts { collect(part) }
     case .within(_, let inner): collect(inner)
-    case .appTime, .sessions, .activeDays, .streak, .unlocked, .check: break
+    case .appTime, .sessions, .activeDays, .streak, .unlocked, .check, .points, .level: break
     }
   }
 
