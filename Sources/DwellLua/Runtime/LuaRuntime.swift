@@ -30,6 +30,10 @@ final class LuaRuntime: Sendable {
     var usageDay: Day?
     /// Work each check ("rule") or plugin ("plugin:name") did in the current tick.
     var costs: [String: Int64] = [:]
+    /// Work of each check or plugin in the ticks before, and the check function of each rule
+    /// with a cost: what the sustained budget's problem names.
+    var pastCosts: [String: Int64] = [:]
+    var costRefs: [String: Int32] = [:]
     /// Saved states that did not load, to be stored aside with the next actions.
     var quarantined: [(String, String)] = []
     var printReported = false
@@ -111,7 +115,13 @@ final class LuaRuntime: Sendable {
 
   /// Starts the tick of `instant`, and collects what the state queued to report.
   func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
-    if box.state.enterTick(instant), !box.costs.isEmpty { box.costs.removeAll(keepingCapacity: true) }
+    if box.state.sustain(instant), let stop = box.state.takeSustainedStop(heaviest: heaviest(box)) {
+      failures.append(stop)
+    }
+    if box.state.enterTick(instant), !box.costs.isEmpty {
+      for (name, cost) in box.costs { box.pastCosts[name, default: 0] &+= cost }
+      box.costs.removeAll(keepingCapacity: true)
+    }
     if !box.state.output.reports.isEmpty {
       failures += box.state.output.reports
       box.state.output.reports.removeAll()
@@ -155,6 +165,19 @@ final class LuaRuntime: Sendable {
       if other == name { problem.message = error.message + "; " + problem.message }
       failures.append(problem)
     }
+  }
+
+  /// The check or plugin that did the most work since the pack loaded, with its place: what
+  /// the sustained budget's problem names.
+  private func heaviest(_ box: borrowing Box) -> String? {
+    let costs = box.pastCosts.merging(box.costs, uniquingKeysWith: &+)
+    guard let (name, _) = costs.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
+    if name.hasPrefix("plugin:") {
+      let plugin = String(name.dropFirst(7))
+      return "\(box.state.collector.places[plugin].map { $0 + " " } ?? "")plugin '\(plugin)'"
+    }
+    let place = box.costRefs[name].map { box.state.placeOfFunction($0) } ?? ""
+    return "\(place.isEmpty ? "" : place + " ")rule '\(name)'"
   }
 
   private func insert(_ name: String, into box: inout Box) {
@@ -239,7 +262,12 @@ final class LuaRuntime: Sendable {
       do {
         // Work is counted in steps of the hook: a check that did less than one step cost
         // nothing that could make it the heavy one when the pack's budget runs out.
-        defer { if state.lastWork > 0 { box.costs[rule, default: 0] += state.lastWork } }
+        defer {
+          if state.lastWork > 0 {
+            box.costs[rule, default: 0] += state.lastWork
+            box.costRefs[rule] = ref
+          }
+        }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
         answered = true
       } catch {
