@@ -115,9 +115,7 @@ final class LuaRuntime: Sendable {
 
   /// Starts the tick of `instant`, and collects what the state queued to report.
   func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
-    if box.state.sustain(instant), let stop = box.state.takeSustainedStop(heaviest: heaviest(box)) {
-      failures.append(stop)
-    }
+    if let stop = box.state.sustain(instant) { stopSustained(stop, &box, &failures) }
     if box.state.enterTick(instant), !box.costs.isEmpty {
       for (name, cost) in box.costs { box.pastCosts[name, default: 0] &+= cost }
       box.costs.removeAll(keepingCapacity: true)
@@ -167,17 +165,29 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  /// The check or plugin that did the most work since the pack loaded, with its place: what
-  /// the sustained budget's problem names.
-  private func heaviest(_ box: borrowing Box) -> String? {
+  /// The sustained budget stopped the pack: for its share, the check or plugin that did the
+  /// most work since the pack loaded is disabled and the others go on; for the tools' total,
+  /// all of them. One problem, naming it with its place.
+  private func stopSustained(_ stop: LuaState.SustainedStop, _ box: inout Box, _ failures: inout [ScriptError]) {
     let costs = box.pastCosts.merging(box.costs, uniquingKeysWith: &+)
-    guard let (name, _) = costs.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }) else { return nil }
-    if name.hasPrefix("plugin:") {
+    let heaviest = costs.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    var who: String?
+    if let name = heaviest, name.hasPrefix("plugin:") {
       let plugin = String(name.dropFirst(7))
-      return "\(box.state.collector.places[plugin].map { $0 + " " } ?? "")plugin '\(plugin)'"
+      who = "\(box.state.collector.places[plugin].map { $0 + " " } ?? "")plugin '\(plugin)'"
+    } else if let name = heaviest {
+      let place = box.costRefs[name].map { box.state.placeOfFunction($0) } ?? ""
+      who = "\(place.isEmpty ? "" : place + " ")rule '\(name)'"
     }
-    let place = box.costRefs[name].map { box.state.placeOfFunction($0) } ?? ""
-    return "\(place.isEmpty ? "" : place + " ")rule '\(name)'"
+    var problem = box.state.sustainedProblem(stop, heaviest: who)
+    if let heaviest, stop == .share {
+      insert(heaviest, into: &box)
+      box.pastCosts[heaviest] = nil
+      box.costs[heaviest] = nil
+      box.state.resumeAfterSustainedStop()
+      if !heaviest.hasPrefix("plugin:") { problem.rule = heaviest }
+    }
+    failures.append(problem)
   }
 
   private func insert(_ name: String, into box: inout Box) {

@@ -10,40 +10,6 @@ extension LuaState {
     dwell_lua_enter_tick(c, instant.nanoseconds / 1_000_000_000) != 0
   }
 
-  /// Drains the sustained budget by the app time up to `instant`; whether it stopped the pack
-  /// and the stop is not reported yet (see ``takeSustainedStop(heaviest:)``).
-  func sustain(_ instant: MonotonicInstant) -> Bool {
-    dwell_lua_sustain(c, instant.nanoseconds)
-    return c.pointee.stopped != 0 && c.pointee.stop_reported == 0
-  }
-
-  /// The problem to report once the sustained budget stopped the pack (see
-  /// ``ScriptLimits/sustainedShare``), once; nil otherwise.
-  func takeSustainedStop(heaviest: String?) -> ScriptError? {
-    let stopped = c.pointee.stopped
-    guard stopped != 0, c.pointee.stop_reported == 0 else { return nil }
-    c.pointee.stop_reported = 1
-    let who = heaviest.map { " (the heaviest: \($0))" } ?? ""
-    let limit: String
-    if stopped == 2 {
-      let seconds = Double(c.pointee.total_limit_ns) / 1e9
-      limit = "took more than its \(Self.decimal(seconds)) s of host time in all (the tools' bound a run)"
-    } else {
-      let percent = Double(c.pointee.sustained_ppm) / 10_000
-      let window = c.pointee.sustained_window_ns / 1_000_000_000
-      limit =
-        "used more than \(Self.decimal(percent)) % of a core over \(window) s of app use (sustained budget) and "
-        + "waited \(window) s in all"
-    }
-    return ScriptError("the pack's scripts \(limit)\(who): its checks and plugins are disabled (sandbox)")
-  }
-
-  /// `x` with at most two decimals, as a person writes it (1, 0.5, 0.25).
-  private static func decimal(_ x: Double) -> String {
-    let rounded = (min(max(x, 0), 1e12) * 100).rounded() / 100
-    return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
-  }
-
   /// Whether the pack spent its budget for the current tick.
   var tickSpent: Bool { dwell_lua_tick_spent(c) != 0 }
 

@@ -35,11 +35,12 @@ private func limits(share: Double, total: Duration? = nil) -> ScriptLimits {
     let outcome = try Hostile.run(drain, seconds: 200, limits: limits(share: 0.0001))
     let problems = outcome.problems.filter { $0.contains("sustained budget") }
     #expect(problems.count == 1, "\(outcome.problems)")
-    #expect(problems.first?.contains("bad.lua:3: plugin 'drain'") == true, "\(problems)")
+    #expect(problems.first?.hasPrefix("bad.lua:3: plugin 'drain' is disabled") == true, "\(problems)")
     #expect(problems.first?.contains("0.01 % of a core over 60 s of app use") == true, "\(problems)")
-    // Throttled before it was stopped: it ran for far fewer screens than it saw.
+    // Throttled before it was stopped: it ran for far fewer screens than it saw (the good
+    // check beside it, which waited with it, unlocked once the pack's use fell: Hostile.run).
     let ran = seen(outcome)
-    #expect(ran > 5 && ran < 60, "ran \(ran) times in 200 s")
+    #expect(ran >= 1 && ran < 60, "ran \(ran) times in 200 s")
   }
 
   @Test func aPackUnderItsShareRunsAtEveryScreen() throws {
@@ -51,9 +52,9 @@ private func limits(share: Double, total: Duration? = nil) -> ScriptLimits {
 
   @Test func theToolsBoundTheTotalHostTime() throws {
     let outcome = try Hostile.run(drain, seconds: 50, limits: limits(share: 0, total: .milliseconds(5)))
-    let problems = outcome.problems.filter { $0.contains("host time in all") }
+    let problems = outcome.problems.filter { $0.contains("host time the tools allow") }
     #expect(problems.count == 1, "\(outcome.problems)")
-    #expect(problems.first?.contains("bad.lua:3:") == true, "\(problems)")
+    #expect(problems.first?.contains("bad.lua:3: plugin 'drain' did the most work") == true, "\(problems)")
     #expect(seen(outcome) < 25, "ran \(seen(outcome)) times")
   }
 
