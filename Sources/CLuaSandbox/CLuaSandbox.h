@@ -64,8 +64,10 @@ typedef struct dwell_lua_limits {
   long long last_instant; /* the app instant (monotonic ns) the level was last drained at */
   long long throttled_ns; /* app time the pack waited over its share, in all */
   long long total_ns;     /* host time the pack took in all */
-  int throttled;          /* 1 while its checks and plugins wait for the level to fall */
-  int stopped;            /* 0; 1 disabled for its sustained share; 2 for its total */
+  long long full_tick_work, full_tick_ms; /* per_tick_work and tick_ms when not throttled */
+  int throttled;          /* 1 while the pack's tick budget is cut to its share (sustained.c) */
+  int over_total;         /* 1 once past total_limit_ns: throttled for good */
+  int stopped;            /* 1 once throttled a whole window: the host disables the heaviest */
   int stop_reported;      /* 1 once the host reported the stop */
 } dwell_lua_limits;
 
@@ -109,6 +111,9 @@ void dwell_lua_sustain(dwell_lua_limits *limits, long long instant);
 /// Adds a call's cost to the sustained budget: its host time, and at least its work at the
 /// nominal nanoseconds per unit (so a fast machine and a manual clock count it alike).
 void dwell_lua_spend(dwell_lua_limits *limits, long long work, long long host_ns);
+
+/// Ends a throttle: the pack's budget per tick back to its own.
+void dwell_lua_unthrottle(dwell_lua_limits *limits);
 
 /// The host time, in nanoseconds, a unit of work counts at least in the sustained budget.
 #define DWELL_LUA_NS_PER_UNIT 3

@@ -230,9 +230,9 @@ int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick) {
   return 1;
 }
 
-/// Whether the pack spent its budget (work or time) for the current tick, or waits for its
-/// sustained share or was stopped by it (sustained.c).
+/// Whether the pack spent its budget (work or time) for the current tick (cut to its share
+/// while throttled), or was stopped by its sustained budget (sustained.c).
 int dwell_lua_tick_spent(const dwell_lua_limits *limits) {
-  return limits->throttled || limits->stopped || limits->tick_work >= limits->per_tick_work ||
+  return limits->stopped || limits->tick_work >= limits->per_tick_work ||
          limits->tick_ns >= limits->tick_ms * 1000000LL;
 }

@@ -115,7 +115,7 @@ final class LuaRuntime: Sendable {
 
   /// Starts the tick of `instant`, and collects what the state queued to report.
   func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
-    if let stop = box.state.sustain(instant) { stopSustained(stop, &box, &failures) }
+    if box.state.sustain(instant) { stopSustained(&box, &failures) }
     if box.state.enterTick(instant), !box.costs.isEmpty {
       for (name, cost) in box.costs { box.pastCosts[name, default: 0] &+= cost }
       box.costs.removeAll(keepingCapacity: true)
@@ -150,25 +150,25 @@ final class LuaRuntime: Sendable {
       failures.append(error)
       return
     }
-    let limits = box.state.limits
-    let share = Int64(limits.instructionsPerTick) / Int64(max(box.state.callables, 1))
+    let tickWork = box.state.tickWork  // cut while the pack is throttled
+    let share = tickWork / Int64(max(box.state.callables, 1))
     for (other, cost) in box.costs.sorted(by: { $0.key < $1.key }) where cost > share {
       insert(other, into: &box)
       let plugin = other.hasPrefix("plugin:")
       let what = plugin ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
       var problem = ScriptError(
-        "\(what) used \(cost) of the pack's \(limits.instructionsPerTick) instructions per tick, more than its share "
-          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins) (sandbox)",
+        "\(what) used \(cost) of the pack's \(tickWork) instructions per tick, more than its share "
+          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins\(box.state.throttleNote)) "
+          + "(sandbox)",
         rule: plugin ? nil : other)
       if other == name { problem.message = error.message + "; " + problem.message }
       failures.append(problem)
     }
   }
 
-  /// The sustained budget stopped the pack: for its share, the check or plugin that did the
-  /// most work since the pack loaded is disabled and the others go on; for the tools' total,
-  /// all of them. One problem, naming it with its place.
-  private func stopSustained(_ stop: LuaState.SustainedStop, _ box: inout Box, _ failures: inout [ScriptError]) {
+  /// The pack stayed throttled a whole window: the check or plugin that did the most work
+  /// since the pack loaded is disabled and the others go on. One problem, naming it.
+  private func stopSustained(_ box: inout Box, _ failures: inout [ScriptError]) {
     let costs = box.pastCosts.merging(box.costs, uniquingKeysWith: &+)
     let heaviest = costs.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
     var who: String?
@@ -179,8 +179,8 @@ final class LuaRuntime: Sendable {
       let place = box.costRefs[name].map { box.state.placeOfFunction($0) } ?? ""
       who = "\(place.isEmpty ? "" : place + " ")rule '\(name)'"
     }
-    var problem = box.state.sustainedProblem(stop, heaviest: who)
-    if let heaviest, stop == .share {
+    var problem = box.state.sustainedProblem(heaviest: who)
+    if let heaviest {
       insert(heaviest, into: &box)
       box.pastCosts[heaviest] = nil
       box.costs[heaviest] = nil
