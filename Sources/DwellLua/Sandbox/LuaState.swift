@@ -141,6 +141,9 @@ final class LuaState {
   /// The most bytes of an id (of a rule, a tier, a plugin), as `prelude.lua` checks them.
   static let idLength = 128
 
+  /// The most bytes of a string arithmetic converts to a number (`prelude.lua`).
+  static let numeralLength = 200
+
   /// Bytes in use now.
   var memoryInUse: Int { c.pointee.used }
 
@@ -153,6 +156,7 @@ final class LuaState {
     lua_createtable(L, 0, 2)
     setField("id_length", integer: Self.idLength)
     setField("message_length", integer: limits.messageLength)
+    setField("numeral_length", integer: Self.numeralLength)
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)
     hostRef = reference()

@@ -32,6 +32,13 @@ private let refused = "metamethod (sandbox)"
     check("local t = setmetatable({}, { __index = rawget }) table.move({ 1, 2 }, 1, 2, 1, t)", refused),
     // Caught: refused again at every call, the loop stopped by the budget.
     check(lying("2^40") + " while true do pcall(table.remove, t, 1) end", "instruction budget exceeded"),
+    // One instruction of milliseconds of C work: arithmetic on a numeral of megabytes.
+    check("local s = string.rep('1', 1e5) local x = 0 while true do x = x + (s + 0) end", "more than 200 bytes"),
+    check("local s = string.rep('9', 1e5) return -s", "more than 200 bytes"),
+    check("local s = ' 1' .. string.rep('0', 300) return s * 2 > 0", "more than 200 bytes"),
+    // The collector's work: weak tables (ephemeron chains) are refused.
+    check("local t = setmetatable({}, { __mode = 'k' })", "__mode (weak tables) is not allowed"),
+    check("local mt = { __mode = 'v' } local t = setmetatable({}, mt)", "__mode (weak tables) is not allowed"),
     // A C comparator is charged per comparison.
     check(
       "local t = {} for i = 1, 3e4 do t[i] = i end while true do table.sort(t, math.ult) end",
@@ -51,11 +58,11 @@ private let refused = "metamethod (sandbox)"
         table.remove(t)
         local c = { "b", "a" }
         table.sort(c, rawequal)
-        p.publish("r", table.concat(t, ",") .. "|" .. tostring(t) .. "|" .. #c)
+        p.publish("r", table.concat(t, ",") .. "|" .. tostring(t) .. "|" .. #c .. "|" .. ("2" + 1) .. ("0x10" * "2"))
       end)
       """
     let outcome = try Hostile.run(script)
-    #expect(outcome.pack.published["p"]?["r"] == .string("0,1,2|t|2"), "\(outcome.problems)")
+    #expect(outcome.pack.published["p"]?["r"] == .string("0,1,2|t|2|332"), "\(outcome.problems)")
     #expect(outcome.problems.isEmpty, "\(outcome.problems)")
   }
 }
