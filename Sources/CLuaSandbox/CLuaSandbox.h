@@ -55,6 +55,20 @@ typedef struct dwell_lua_limits {
   long long load_work, load_ns; /* while loading */
   long long last_work;   /* by the last call */
   long long host_work;   /* work the running host function did on the script's values */
+  /* The sustained budget (sustained.c): host time over app time. Set by the host: */
+  long long sustained_ppm;       /* share of one core the pack may use, in millionths; 0: none */
+  long long sustained_window_ns; /* app time the share is averaged over */
+  long long total_limit_ns;      /* host time the pack may take in all (the tools); 0: none */
+  /* Spent so far: */
+  long long level_ns;     /* host time spent and not yet drained by app time (a leaky bucket) */
+  long long last_instant; /* the app instant (monotonic ns) the level was last drained at */
+  long long throttled_ns; /* app time the pack waited over its share, in all */
+  long long total_ns;     /* host time the pack took in all */
+  long long full_tick_work, full_tick_ms; /* per_tick_work and tick_ms when not throttled */
+  int throttled;          /* 1 while the pack's tick budget is cut to its share (sustained.c) */
+  int over_total;         /* 1 once past total_limit_ns: throttled for good */
+  int stopped;            /* 1 once throttled a whole window: the host disables the heaviest */
+  int stop_reported;      /* 1 once the host reported the stop */
 } dwell_lua_limits;
 
 #define DWELL_LUA_PER_CALL 0
@@ -86,8 +100,23 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
 /// Starts the tick `tick` (a second of the clock) if it is a new one. Returns 1 for a new tick.
 int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick);
 
-/// Whether the pack spent its budget (work or time) for the current tick.
+/// Whether the pack spent its budget (work or time) for the current tick, or waits for its
+/// sustained share (throttled) or was stopped by it.
 int dwell_lua_tick_spent(const dwell_lua_limits *limits);
+
+/// Drains the sustained budget's level by the app time since the last instant (monotonic
+/// nanoseconds of the engine's clock) and decides whether the pack waits (see sustained.c).
+void dwell_lua_sustain(dwell_lua_limits *limits, long long instant);
+
+/// Adds a call's cost to the sustained budget: its host time, and at least its work at the
+/// nominal nanoseconds per unit (so a fast machine and a manual clock count it alike).
+void dwell_lua_spend(dwell_lua_limits *limits, long long work, long long host_ns);
+
+/// Ends a throttle: the pack's budget per tick back to its own.
+void dwell_lua_unthrottle(dwell_lua_limits *limits);
+
+/// The host time, in nanoseconds, a unit of work counts at least in the sustained budget.
+#define DWELL_LUA_NS_PER_UNIT 3
 
 /// The monotonic clock the limits' deadlines are read on, in nanoseconds: for host work that
 /// checks a call's deadline between two of the count hook's looks at the clock.

@@ -215,6 +215,7 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   } else {
     limits->tick_work += work;
     limits->tick_ns += spent;
+    dwell_lua_spend(limits, work, spent);
   }
   return status;
 }
@@ -229,7 +230,9 @@ int dwell_lua_enter_tick(dwell_lua_limits *limits, long long tick) {
   return 1;
 }
 
-/// Whether the pack spent its budget (work or time) for the current tick.
+/// Whether the pack spent its budget (work or time) for the current tick (cut to its share
+/// while throttled), or was stopped by its sustained budget (sustained.c).
 int dwell_lua_tick_spent(const dwell_lua_limits *limits) {
-  return limits->tick_work >= limits->per_tick_work || limits->tick_ns >= limits->tick_ms * 1000000LL;
+  return limits->stopped || limits->tick_work >= limits->per_tick_work ||
+         limits->tick_ns >= limits->tick_ms * 1000000LL;
 }

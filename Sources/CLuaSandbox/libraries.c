@@ -18,13 +18,29 @@ enum { DWELL_BYTES, DWELL_REP, DWELL_RANGE_LEN, DWELL_MOVE, DWELL_ARGS, DWELL_SO
  * loop is charged for each, so the budget bounds it as it bounds other work. */
 enum { DWELL_LUA_CAUGHT_ERROR_WORK = 100 };
 
+/* The table functions read a table's length and elements through its metamethods, and read
+ * the length again after the wrapper charged it: a __len that answers 1 to the charge and
+ * 2^40 to the function (or an __index/__newindex that is a C function, which no count sees)
+ * makes them loop in C for ever. So they take only tables without those metamethods: the
+ * length the charge reads is the raw one, the one the function reads after it. */
+static void dwell_lua_refuse_metamethods(lua_State *L, int index, const char *name) {
+  if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return;
+  static const char *const fields[] = {"__len", "__index", "__newindex"};
+  for (int i = 0; i < 3; i++) {
+    lua_pushstring(L, fields[i]);
+    int type = lua_rawget(L, -2);
+    lua_pop(L, 1);
+    if (type != LUA_TNIL) {
+      lua_pop(L, 1);
+      luaL_error(L, "table.%s: takes no table with a %s metamethod (sandbox): use a plain table", name, fields[i]);
+    }
+  }
+  lua_pop(L, 1);
+}
+
 static long long dwell_lua_len_of(lua_State *L, int index) {
   if (!lua_istable(L, index)) return 0;
-  lua_len(L, index); /* as the original will: __len may run (script code, under the budget) */
-  int ok = 0;
-  long long n = (long long)lua_tointegerx(L, -1, &ok);
-  lua_pop(L, 1);
-  return ok ? n : 0;
+  return (long long)lua_rawlen(L, index); /* no metamethod left to answer otherwise */
 }
 
 static long long dwell_lua_opt(lua_State *L, int index, long long otherwise) {
@@ -52,6 +68,24 @@ static int dwell_lua_less(lua_State *L) {
   return 1;
 }
 
+/* A C comparator (rawequal, math.ult...) given to table.sort, charged per comparison: its
+ * calls run no instruction, so without this the count and the clock never see them. */
+static int dwell_lua_charged_compare(lua_State *L) {
+  long long work = 1;
+  size_t a = 0, b = 0;
+  if (lua_type(L, 1) == LUA_TSTRING && lua_type(L, 2) == LUA_TSTRING) {
+    lua_tolstring(L, 1, &a);
+    lua_tolstring(L, 2, &b);
+    work += (long long)((a < b ? a : b) / 8);
+  }
+  dwell_lua_charge(L, work);
+  lua_settop(L, 2);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, 2, 1);
+  return 1;
+}
+
 static int dwell_lua_bounded(lua_State *L) {
   lua_CFunction original = (lua_CFunction)lua_touserdata(L, lua_upvalueindex(1));
   int kind = (int)lua_tointeger(L, lua_upvalueindex(2));
@@ -62,6 +96,11 @@ static int dwell_lua_bounded(lua_State *L) {
   }
   long long work = 1;
   size_t length = 0;
+  if (kind == DWELL_RANGE_LEN || kind == DWELL_MOVE || kind == DWELL_SORT || kind == DWELL_LEN_SHIFT) {
+    const char *name = lua_tostring(L, lua_upvalueindex(4));
+    dwell_lua_refuse_metamethods(L, 1, name);
+    if (kind == DWELL_MOVE) dwell_lua_refuse_metamethods(L, 5, name);
+  }
   switch (kind) {
   case DWELL_BYTES: /* upper, lower, reverse, sub, format, utf8.len, utf8.offset, tostring */
     for (int i = 1, n = lua_gettop(L); i <= n && i <= 8; i++)
@@ -99,6 +138,9 @@ static int dwell_lua_bounded(lua_State *L) {
     if (lua_isnoneornil(L, 2)) { /* the default order, through a comparison that charges long strings */
       lua_settop(L, 1);
       lua_pushcfunction(L, dwell_lua_less);
+    } else if (lua_iscfunction(L, 2)) {
+      lua_settop(L, 2);
+      lua_pushcclosure(L, dwell_lua_charged_compare, 1);
     }
     break;
   }
@@ -119,7 +161,8 @@ static void dwell_lua_bound(lua_State *L, const char *table, const char *name, i
     lua_pushlightuserdata(L, (void *)original);
     lua_pushinteger(L, kind);
     lua_pushboolean(L, flag);
-    lua_pushcclosure(L, dwell_lua_bounded, 3);
+    lua_pushstring(L, name);
+    lua_pushcclosure(L, dwell_lua_bounded, 4);
     lua_setfield(L, -2, name);
   }
   lua_pop(L, 1);

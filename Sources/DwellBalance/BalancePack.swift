@@ -41,7 +41,7 @@ package struct BalancePack: Sendable {
       throw RuleError("\(path): no such file or directory")
     }
     if isDirectory.boolValue || path.hasSuffix(".lua") {
-      let pack = try LuaRulePack(contentsOf: path)  // named as a tracker names it
+      let pack = try LuaRulePack(contentsOf: path, limits: .tools)  // named as a tracker names it
       name = pack.name
       levels = pack.levels
       plugins = pack.plugins

@@ -8,7 +8,7 @@ enum RulesLoader {
   /// that scripts raise later are printed on stderr as warnings.
   static func load(_ path: String) throws -> RuleSource {
     do {
-      let source = try RuleSource.load(path)
+      let source = try RuleSource.load(path, limits: .tools)
       source.pack?.onDiagnostic { writeError("warning: \($0)") }
       return source
     } catch {

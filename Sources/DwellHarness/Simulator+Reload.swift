@@ -53,7 +53,7 @@ extension Simulator {
     poller?.checkNow()
     if force && reloads == before {
       do {
-        applyReload(.success(try RuleSource.load(path)))
+        applyReload(.success(try RuleSource.load(path, limits: .tools)))
       } catch {
         applyReload(.failure(error))
       }

@@ -146,9 +146,9 @@ public final class Simulator: @unchecked Sendable {
     wall = ManualWallClock(clock: clock, wall: options.start, timeZone: options.timeZone)
     if let path = options.rulesPath {
       // Watching starts before loading, so a save made at any time after is seen.
-      poller = RuleWatcher(path: path) { [weak self] result in self?.applyReload(result) }
+      poller = RuleWatcher(path: path, limits: .tools) { [weak self] result in self?.applyReload(result) }
       do {
-        try use(try RuleSource.load(path))
+        try use(try RuleSource.load(path, limits: .tools))
       } catch {
         throw CommandError("the rules do not load: \(error)")
       }

@@ -31,6 +31,10 @@ final class LuaRuntime: Sendable {
     var usageDay: Day?
     /// Work each check ("rule") or plugin ("plugin:name") did in the current tick.
     var costs: [String: Int64] = [:]
+    /// Work of each check or plugin in the ticks before, and the check function of each rule
+    /// with a cost: what the sustained budget's problem names.
+    var pastCosts: [String: Int64] = [:]
+    var costRefs: [String: Int32] = [:]
     /// Saved states that did not load, to be stored aside with the next actions.
     var quarantined: [(String, String)] = []
     var printReported = false
@@ -112,7 +116,11 @@ final class LuaRuntime: Sendable {
 
   /// Starts the tick of `instant`, and collects what the state queued to report.
   func enter(_ box: inout Box, _ instant: MonotonicInstant, _ failures: inout [ScriptError]) {
-    if box.state.enterTick(instant), !box.costs.isEmpty { box.costs.removeAll(keepingCapacity: true) }
+    if box.state.sustain(instant) { stopSustained(&box, &failures) }
+    if box.state.enterTick(instant), !box.costs.isEmpty {
+      for (name, cost) in box.costs { box.pastCosts[name, default: 0] &+= cost }
+      box.costs.removeAll(keepingCapacity: true)
+    }
     if !box.state.output.reports.isEmpty {
       failures += box.state.output.reports
       box.state.output.reports.removeAll()
@@ -143,19 +151,44 @@ final class LuaRuntime: Sendable {
       failures.append(error)
       return
     }
-    let limits = box.state.limits
-    let share = Int64(limits.instructionsPerTick) / Int64(max(box.state.callables, 1))
+    let tickWork = box.state.tickWork  // cut while the pack is throttled
+    let share = tickWork / Int64(max(box.state.callables, 1))
     for (other, cost) in box.costs.sorted(by: { $0.key < $1.key }) where cost > share {
       insert(other, into: &box)
       let plugin = other.hasPrefix("plugin:")
       let what = plugin ? "plugin '\(other.dropFirst(7))'" : "rule '\(other)'"
       var problem = ScriptError(
-        "\(what) used \(cost) of the pack's \(limits.instructionsPerTick) instructions per tick, more than its share "
-          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins) (sandbox)",
+        "\(what) used \(cost) of the pack's \(tickWork) instructions per tick, more than its share "
+          + "of \(share) (the tick's budget shared by \(box.state.callables) checks and plugins\(box.state.throttleNote)) "
+          + "(sandbox)",
         rule: plugin ? nil : other)
       if other == name { problem.message = error.message + "; " + problem.message }
       failures.append(problem)
     }
+  }
+
+  /// The pack stayed throttled a whole window: the check or plugin that did the most work
+  /// since the pack loaded is disabled and the others go on. One problem, naming it.
+  private func stopSustained(_ box: inout Box, _ failures: inout [ScriptError]) {
+    let costs = box.pastCosts.merging(box.costs, uniquingKeysWith: &+)
+    let heaviest = costs.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+    var who: String?
+    if let name = heaviest, name.hasPrefix("plugin:") {
+      let plugin = String(name.dropFirst(7))
+      who = "\(box.state.collector.places[plugin].map { $0 + " " } ?? "")plugin '\(plugin)'"
+    } else if let name = heaviest {
+      let place = box.costRefs[name].map { box.state.placeOfFunction($0) } ?? ""
+      who = "\(place.isEmpty ? "" : place + " ")rule '\(name)'"
+    }
+    var problem = box.state.sustainedProblem(heaviest: who)
+    if let heaviest {
+      insert(heaviest, into: &box)
+      box.pastCosts[heaviest] = nil
+      box.costs[heaviest] = nil
+      box.state.resumeAfterSustainedStop()
+      if !heaviest.hasPrefix("plugin:") { problem.rule = heaviest }
+    }
+    failures.append(problem)
   }
 
   private func insert(_ name: String, into box: inout Box) {
@@ -240,7 +273,12 @@ final class LuaRuntime: Sendable {
       do {
         // Work is counted in steps of the hook: a check that did less than one step cost
         // nothing that could make it the heavy one when the pack's budget runs out.
-        defer { if state.lastWork > 0 { box.costs[rule, default: 0] += state.lastWork } }
+        defer {
+          if state.lastWork > 0 {
+            box.costs[rule, default: 0] += state.lastWork
+            box.costRefs[rule] = ref
+          }
+        }
         try state.protectedCall(arguments: 1, results: 1, usage: usage)
         answered = true
       } catch {

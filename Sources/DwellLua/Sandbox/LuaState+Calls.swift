@@ -42,6 +42,7 @@ extension LuaState {
     } else if exhausted != 0, !error.message.contains("exceeded (") {
       error.message = budgetMessage
     }
+    if exhausted != 0 { error.message += throttleNote }
     error.message = clip(error.message.trimmingPrefix(" "), limits.messageLength)
     error.packBudget = exhausted != 0 && c.pointee.per_tick != 0
     throw error

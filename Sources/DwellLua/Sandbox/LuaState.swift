@@ -97,6 +97,11 @@ final class LuaState {
     c.pointee.load_work_limit = Int64(limits.instructionsToLoad)
     c.pointee.load_ms = ScriptLimits.milliseconds(limits.timeToLoad)
     c.pointee.window = .min
+    c.pointee.sustained_ppm = limits.sustainedPPM
+    // At most a day: the share of it stays far within 64 bits (sustained.c).
+    c.pointee.sustained_window_ns = min(max(ScriptLimits.nanoseconds(limits.sustainedWindow), 1), 86_400_000_000_000)
+    c.pointee.total_limit_ns = limits.totalHostTime.map { max(ScriptLimits.nanoseconds($0), 1) } ?? 0
+    c.pointee.last_instant = .min
     guard let state = dwell_lua_newstate(c) else {
       c.deallocate()
       throw ScriptError("cannot create a Lua state")
@@ -136,6 +141,9 @@ final class LuaState {
   /// The most bytes of an id (of a rule, a tier, a plugin), as `prelude.lua` checks them.
   static let idLength = 128
 
+  /// The most bytes of a string arithmetic converts to a number (`prelude.lua`).
+  static let numeralLength = 200
+
   /// Bytes in use now.
   var memoryInUse: Int { c.pointee.used }
 
@@ -148,6 +156,7 @@ final class LuaState {
     lua_createtable(L, 0, 2)
     setField("id_length", integer: Self.idLength)
     setField("message_length", integer: limits.messageLength)
+    setField("numeral_length", integer: Self.numeralLength)
     lua_createtable(L, 0, 0)
     lua_pushvalue(L, -1)
     hostRef = reference()

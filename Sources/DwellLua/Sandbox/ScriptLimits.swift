@@ -41,6 +41,19 @@ public struct ScriptLimits: Sendable {
   /// Characters kept of an error message, a notification's title or body, or an award's
   /// reason. Default 500.
   public var messageLength: Int
+  /// The share of one processor core the pack's scripts may use, averaged over a minute of
+  /// app use (the engine's monotonic clock): 0.01 is 1 %. Past it the pack's checks and
+  /// plugins wait until its use falls back to half a minute's share; a pack that waits a
+  /// minute of app use in all is disabled, with one ``ScriptError``. A call counts its host
+  /// time, and at least 3 ns for each unit of work. Clamped to 0...1; 0 turns it off; not a
+  /// number is the default. Default 0.01.
+  public var sustainedShare: Double
+  /// The app time ``sustainedShare`` is averaged over.
+  package var sustainedWindow: Duration = .seconds(60)
+  /// Host time the pack's scripts may take in all, for the tools (a replay or a simulated
+  /// user, where app time runs far faster than a person's): past it the pack's checks and
+  /// plugins are disabled, with one ``ScriptError``. nil: no bound (an app).
+  package var totalHostTime: Duration?
 
   /// Creates limits; the defaults suit rule packs.
   public init(
@@ -48,7 +61,7 @@ public struct ScriptLimits: Sendable {
     timePerCall: Duration = .milliseconds(200), timePerTick: Duration = .milliseconds(500),
     instructionsToLoad: Int = 25_000_000, timeToLoad: Duration = .seconds(10), valueDepth: Int = 32,
     valueNodes: Int = 10_000, actionsPerTick: Int = 100, actionsTotal: Int = 100_000, printLines: Int = 200,
-    printLineLength: Int = 500, messageLength: Int = 500
+    printLineLength: Int = 500, messageLength: Int = 500, sustainedShare: Double = 0.01
   ) {
     self.memory = memory
     self.instructionsPerCall = instructionsPerCall
@@ -64,11 +77,34 @@ public struct ScriptLimits: Sendable {
     self.printLines = printLines
     self.printLineLength = printLineLength
     self.messageLength = messageLength
+    self.sustainedShare = sustainedShare
+  }
+
+  /// The limits the tools (`dwell replay`, `sim`, `test`, `balance`) run packs under: the
+  /// defaults, with at most 10 s of host time for one replay, scenario or simulated user.
+  package static var tools: ScriptLimits {
+    var limits = ScriptLimits()
+    limits.totalHostTime = .seconds(10)
+    return limits
+  }
+
+  /// ``sustainedShare`` in millionths, clamped (not a number: the default).
+  var sustainedPPM: Int64 {
+    guard sustainedShare.isFinite else { return 10_000 }
+    return Int64((min(max(sustainedShare, 0), 1) * 1_000_000).rounded())
   }
 
   /// Work a rule, achievement tier or level definition counts while loading (the host's
   /// parsing of it).
   public static let workPerDefinition = 500
+
+  /// The nanoseconds of a duration, clamped to 0...`Int64.max`.
+  static func nanoseconds(_ d: Duration) -> Int64 {
+    let (seconds, attoseconds) = d.components
+    guard seconds >= 0 else { return 0 }
+    guard seconds < Int64.max / 1_000_000_000 - 1 else { return .max }
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
 
   /// The milliseconds of a duration, at least 1.
   static func milliseconds(_ d: Duration) -> Int64 {

@@ -46,14 +46,31 @@ end
 local string_meta = getmetatable("")
 string_meta.__index = libraries.string
 string_meta.__metatable = false
+-- Arithmetic on strings converts them through these metamethods (Lua 5.4's string library):
+-- a numeral of megabytes would be one instruction of milliseconds (strtod), so a numeral
+-- converts only up to limits.numeral_length bytes.
+for _, event in next, { "__add", "__sub", "__mul", "__div", "__mod", "__pow", "__unm", "__idiv" } do
+  local arithmetic = string_meta[event]
+  string_meta[event] = function(a, b)
+    if (type(a) == "string" and #a > limits.numeral_length) or (type(b) == "string" and #b > limits.numeral_length) then
+      error("arithmetic on a string of more than " .. limits.numeral_length
+        .. " bytes (sandbox): a numeral is shorter", 2)
+    end
+    return arithmetic(a, b)
+  end
+end
 
 base.print = print
 base.host = freeze(host, "host", touch)
 
--- No finalizers (they would run outside any call's budget) and no __close handlers.
+-- No finalizers (they would run outside any call's budget), no __close handlers, and no
+-- weak tables (an ephemeron chain makes every collection quadratic, work no call is charged).
 function base.setmetatable(t, meta)
   if type(meta) == "table" and (rawget(meta, "__gc") ~= nil or rawget(meta, "__close") ~= nil) then
     error("setmetatable: __gc and __close are not allowed in rule packs (sandbox)", 2)
+  end
+  if type(meta) == "table" and rawget(meta, "__mode") ~= nil then
+    error("setmetatable: __mode (weak tables) is not allowed in rule packs (sandbox)", 2)
   end
   local ok, result = pcall(setmetatable, t, meta)
   if not ok then error("setmetatable: " .. tostring(result), 2) end -- at the caller's line

@@ -66,9 +66,9 @@ import Testing
     "local keep = {} local mt = { __lt = function(a, b) keep[#keep + 1] = string.rep('x', 2000) .. #keep "
       + "return a.v < b.v end }\nlocal t = {} for i = 1, 3000 do t[i] = setmetatable({ v = -i }, mt) end table.sort(t)",
     "local keep = {} local t = setmetatable({}, { __index = function(t, i) keep[#keep + 1] = string.rep('y', 2000) .. i "
-      + "return 'x' end, __len = function() return 1e5 end })\nreturn table.concat(t)",
+      + "return 'x' end })\nfor i, v in ipairs(t) do end",
     "local keep = {} local t = setmetatable({}, { __len = function() keep[#keep + 1] = string.rep('z', 1e5) .. #keep "
-      + "return 1 end })\nwhile true do table.insert(t, 1) end",
+      + "return 1 end })\nwhile true do local n = #t end",
     "local keep = {} local o = setmetatable({}, { __tostring = function() keep[#keep + 1] = string.rep('w', 1e5) .. #keep "
       + "return 'o' end })\nwhile true do tostring(o) end",
   ])
