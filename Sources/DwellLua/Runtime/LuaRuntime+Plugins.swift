@@ -34,20 +34,8 @@ extension LuaRuntime {
       enter(&box, usage.instant, &failures)
       var actions: [UsageAction] = []
       let direct = !state.collector.handlersAddedLate
-      let tick = kind == Self.tickIndex
-      if box.resting.count != plugins.count { box.resting = Array(repeating: nil, count: plugins.count) }
-      // Any other event may change what a tick handler sees: every one wakes.
-      if !tick, !box.restingState.isEmpty || box.resting.contains(where: { $0 != nil }) { wake(&box) }
       for (n, index) in subscribed.enumerated() {
         let plugin = plugins[index]
-        if tick, let reads = box.resting[index] {
-          if reads.allSatisfy({ $0.holds(in: usage) }) {
-            box.restingSkipped[index, default: 0] += 1
-            continue
-          }
-          box.resting[index] = nil
-          if box.restingSkipped[index] ?? 0 == 0 { backOff(index, &box) } else { box.restingBackoff[index] = nil }
-        }
         if !box.disabledPlugins.isEmpty, box.disabledPlugins.contains(plugin) { continue }
         guard !state.tickSpent else { break }
         ensureUsage(&box, usage)
@@ -65,20 +53,11 @@ extension LuaRuntime {
         state.pushReference(box.usage?.proxy ?? LUA_REFNIL)
         if let argument { state.pushText(argument) } else { lua_pushnil(L) }
         box.unsaved[index] = true
-        let printed = state.freshPrints.count
-        if tick {
-          state.recordsReads = true
-          state.readsUnknown = false
-          if !state.reads.isEmpty { state.reads.removeAll(keepingCapacity: true) }
-        }
-        defer { state.recordsReads = false }
         do {
           defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
           try state.protectedCall(arguments: sole == LUA_NOREF ? 4 : 2, results: 0, usage: usage)
-          if tick { settle(index, state, &box, quiet: state.freshPrints.count == printed) }
           if !state.actions.isEmpty { actions += state.actions }
         } catch {
-          box.restingState[index] = nil
           var failure = error as? ScriptError ?? ScriptError("\(error)")
           failure.message = "plugin '\(plugin)': \(failure.message)"
           disable("plugin:" + plugin, failure, &box, &failures)
@@ -94,57 +73,6 @@ extension LuaRuntime {
     report(failures)
     if !prints.isEmpty { deliver(prints) }
     return actions
-  }
-
-  static let tickIndex = 6
-
-  /// After a plugin's tick call that raised nothing: rests the plugin's tick handlers when
-  /// the call read only figures it recorded (no `host`), asked for nothing, printed nothing
-  /// and left the state as the call before it left it (compared as a saved state is). Fed
-  /// the same figures and state, it would do the same nothing, so it is not called again
-  /// while the figures it read keep their values, until the next other event (``wake(_:)``):
-  /// the seconds a tick plugin spends off the screens it reads cost no call.
-  ///
-  /// A state is read whole only to compare the next call's with; after a call that changed
-  /// it, or a rest that ended at the next tick, the next calls take none (2, 4, ... at most
-  /// 64), so a handler that counts every second, or reads a figure that grows, pays little.
-  private func settle(_ index: Int, _ state: LuaState, _ box: inout Box, quiet: Bool) {
-    guard quiet, !state.readsUnknown, state.actions.isEmpty else {
-      box.restingState[index] = nil
-      return
-    }
-    if let before = box.restingState[index] {
-      pushState(index, state)
-      defer { dwell_lua_pop(state.L, 1) }
-      box.restingState[index] = nil
-      if state.matches(before, at: -1) {
-        box.resting[index] = state.reads
-        box.restingSkipped[index] = 0
-      } else {
-        backOff(index, &box)
-      }
-      return
-    }
-    if let backoff = box.restingBackoff[index], backoff.wait > 0 {
-      box.restingBackoff[index] = (backoff.wait - 1, backoff.level)
-      return
-    }
-    pushState(index, state)
-    defer { dwell_lua_pop(state.L, 1) }
-    box.restingState[index] = try? state.json(at: -1, plain: true, root: "state")
-  }
-
-  /// Doubles the calls plugin `index` waits before it tries to rest again (at most 64).
-  private func backOff(_ index: Int, _ box: inout Box) {
-    let level = min((box.restingBackoff[index]?.level ?? 0) + 1, 6)
-    box.restingBackoff[index] = (1 << level, level)
-  }
-
-  /// Wakes every resting tick handler.
-  func wake(_ box: inout Box) {
-    for index in box.resting.indices { box.resting[index] = nil }
-    box.restingState.removeAll()
-    box.restingBackoff.removeAll()
   }
 
   /// The states of the plugins that ran since the last call and changed since last saved,
@@ -250,7 +178,6 @@ extension LuaRuntime {
     var failures: [ScriptError] = []
     let adopting = states.keys.contains(where: Self.isBare) && mayAdoptBareStates(states)
     box.withLock { box in
-      wake(&box)
       let state = box.state
       for (index, plugin) in plugins.enumerated() {
         let key = namespace + plugin

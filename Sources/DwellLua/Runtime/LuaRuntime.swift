@@ -33,14 +33,6 @@ final class LuaRuntime: Sendable {
     /// Saved states that did not load, to be stored aside with the next actions.
     var quarantined: [(String, String)] = []
     var printReported = false
-    /// Plugins whose tick handlers rest (see `settle` in LuaRuntime+Plugins), by index,
-    /// with the figures their last call read; the state a plugin's last tick call left,
-    /// to compare the next one's with; ticks skipped in the current rest; and, after a
-    /// rest that ended at once or a state that changed, calls to wait before trying again.
-    var resting: [[UsageRead]?] = []
-    var restingState: [Int: JSONValue] = [:]
-    var restingSkipped: [Int: Int] = [:]
-    var restingBackoff: [Int: (wait: Int, level: Int)] = [:]
   }
 
   /// The pack's plugins, sorted; the ones subscribed to each event (by ``eventNames``
@@ -178,7 +170,6 @@ final class LuaRuntime: Sendable {
   /// Sets `host.name`: raw, in a protected call, within the sandbox's value limits.
   func setHost(_ name: String, value: JSONValue) {
     let failure = box.withLock { box -> ScriptError? in
-      wake(&box)
       let state = box.state
       let top = lua_gettop(state.L)
       defer { lua_settop(state.L, top) }
@@ -194,7 +185,6 @@ final class LuaRuntime: Sendable {
     _ name: String, function: @escaping @Sendable ([JSONValue]) -> JSONValue, trampoline: dwell_lua_host_function
   ) {
     box.withLock { box in
-      wake(&box)
       let state = box.state
       let top = lua_gettop(state.L)
       defer { lua_settop(state.L, top) }

@@ -110,27 +110,12 @@ enum UsageTable {
   private static let trackedRead: dwell_lua_host_function = { L in
     guard let L else { return 0 }
     lua_settop(L, 2)
-    let state = LuaState.owner(L)
-    if let state, !state.readsTime || state.recordsReads {
+    if let state = LuaState.owner(L), !state.readsTime {
       var length = 0
       if lua_type(L, 2) != LUA_TSTRING {
         state.readsTime = true
-        state.readsUnknown = true
-      } else if let key = lua_tolstring(L, 2, &length) {
-        let bytes = UnsafeRawBufferPointer(start: key, count: length)
-        if !isSteady(bytes) {
-          state.readsTime = true
-          if state.recordsReads {
-            lua_pushvalue(L, 2)
-            _ = lua_rawget(L, dwell_lua_upvalueindex(2))
-            if let figure = UsageRead.figure(ofKey: bytes) {
-              state.reads.append(UsageRead(figure: figure, value: lua_tonumberx(L, -1, nil)))
-            } else if lua_type(L, -1) != LUA_TNIL {
-              state.readsUnknown = true
-            }
-            return 1
-          }
-        }
+      } else if let key = lua_tolstring(L, 2, &length), !isSteady(UnsafeRawBufferPointer(start: key, count: length)) {
+        state.readsTime = true
       }
     }
     _ = lua_rawget(L, dwell_lua_upvalueindex(2))
@@ -140,7 +125,6 @@ enum UsageTable {
   /// `touch()`, for the prelude: the running check read what the host may change at any time.
   static let touch: dwell_lua_host_function = { L in
     LuaState.owner(L)?.readsTime = true
-    LuaState.owner(L)?.readsUnknown = true
     return 0
   }
 
@@ -197,16 +181,12 @@ enum UsageTable {
 
   /// Reads `count` or `today_count` of an action's table (nil for another key, or outside a call).
   private static let actionField: dwell_lua_host_function = { L in
-    guard let (state, usage, field, name) = fieldRead(L) else { return 0 }
+    guard let (_, usage, field, name) = fieldRead(L) else { return 0 }
     let figures = usage.pointee.action(name)
     if field.named("count") {
       lua_pushinteger(L, lua_Integer(figures.count))
-      if state.recordsReads { state.reads.append(UsageRead(figure: .actionCount(name), value: Double(figures.count))) }
     } else if field.named("today_count") {
       lua_pushinteger(L, lua_Integer(figures.todayCount))
-      if state.recordsReads {
-        state.reads.append(UsageRead(figure: .actionToday(name), value: Double(figures.todayCount)))
-      }
     } else {
       return 0
     }
@@ -226,20 +206,15 @@ enum UsageTable {
       dwell_lua_pop(L, 1)
     }
     if !field.named("visits") { state.readsTime = true }
-    let read: UsageRead
     if field.named("seconds") {
       lua_pushnumber(L, figures.seconds)
-      read = UsageRead(figure: .screenSeconds(name), value: figures.seconds)
     } else if field.named("visits") {
       lua_pushinteger(L, lua_Integer(figures.visits))
-      read = UsageRead(figure: .screenVisits(name), value: Double(figures.visits))
     } else if field.named("today_seconds") {
       lua_pushnumber(L, figures.todaySeconds)
-      read = UsageRead(figure: .screenToday(name), value: figures.todaySeconds)
     } else {
       return 0
     }
-    if state.recordsReads { state.reads.append(read) }
     return 1
   }
   /// What a read of a figures table's key (`u.screen(name).seconds`, `u.action(name).count`)

@@ -25,12 +25,6 @@ final class LuaState {
   /// Whether the running check read a figure that changes with time alone, or `host`
   /// (see ``UsageTable``): set by the reads, cleared by the runtime before each check.
   @exclusivity(unchecked) var readsTime = false
-  /// Whether calls record the figures they read (``reads``, for plugins' tick calls), and
-  /// those read since it was last cleared; `readsUnknown`: something not recorded was read
-  /// (`host`, a key that is not a string).
-  @exclusivity(unchecked) var recordsReads = false
-  @exclusivity(unchecked) var reads: [UsageRead] = []
-  @exclusivity(unchecked) var readsUnknown = false
   /// Definitions collected while loading.
   var collector = Collector()
 
