@@ -1,4 +1,4 @@
-// Two versions of a pack on the same simulated users: each rule's share and median time, side by side.
+// Two versions of a pack on the same simulated users, matched by rule id: JSON and CSV (the text is +Table).
 package import Dwell
 
 /// Two balance reports of the same users (same personas, seed, users and days) through
@@ -21,44 +21,6 @@ package struct BalanceComparison: Sendable {
   /// Rule `id`'s row in `report`, if the pack has the rule.
   func row(_ report: BalanceReport, _ id: String) -> BalanceReport.RuleRow? {
     report.rules.first { $0.info.id == id }
-  }
-
-  /// The table, 80 columns.
-  package var table: String {
-    var out: [String] = []
-    out.append(BalanceReport.clip("dwell balance: \(old.pack) -> \(new.pack)", 80))
-    out.append(
-      BalanceReport.clip(
-        "the same \(BalanceReport.group(new.users)) simulated users, \(new.days) days, seed \(new.seed)", 80))
-    out.append("")
-    let last = "D\(new.days)"
-    out.append(
-      BalanceReport.pad("RULE", 26) + BalanceReport.lpad(last + " OLD", 9) + BalanceReport.lpad("NEW", 6)
-        + BalanceReport.lpad("DIFF", 7) + BalanceReport.lpad("DAY p50 OLD", 13) + BalanceReport.lpad("NEW", 6)
-        + BalanceReport.lpad("MIN OLD->NEW", 13))
-    for id in ids {
-      let a = row(old, id)
-      let b = row(new, id)
-      let shareA = a?.shares.last
-      let shareB = b?.shares.last
-      let diff = (shareA != nil && shareB != nil) ? Self.signedPoints((shareB ?? 0) - (shareA ?? 0)) : "-"
-      func share(_ value: Double?) -> String { value.map(BalanceReport.percent) ?? "absent" }
-      func day(_ value: BalanceReport.Spread?) -> String { value.map { BalanceReport.int($0.p50) } ?? "-" }
-      let minutes = "\(day(a?.minutes))->\(day(b?.minutes))"
-      out.append(
-        BalanceReport.pad(BalanceReport.clip(id, 25), 26) + BalanceReport.lpad(share(shareA), 9)
-          + BalanceReport.lpad(share(shareB), 6) + BalanceReport.lpad(diff, 7)
-          + BalanceReport.lpad(day(a?.days), 13) + BalanceReport.lpad(day(b?.days), 6)
-          + BalanceReport.lpad(minutes, 13))
-    }
-    out.append("DIFF in percentage points; DAY = day of the unlock (1 = install day); MIN =")
-    out.append("active minutes before it (old->new), among users who unlocked.")
-    return out.joined(separator: "\n") + "\n"
-  }
-
-  static func signedPoints(_ difference: Double) -> String {
-    let points = Int((difference * 100).rounded())
-    return points > 0 ? "+\(points)" : points == 0 ? "0" : "\(points)"
   }
 
   /// Both reports and the differences, as JSON.

@@ -17,6 +17,9 @@ package struct BalancePack: Sendable {
     package var achievement: String?
     package var tier: String?
     package var scripted: Bool
+    /// The period of a recurring rule (`every`): `day`, `week` or `month`; `nil` for a
+    /// rule earned once.
+    package var every: String? = nil
   }
 
   /// The path it was read from.
@@ -64,7 +67,7 @@ package struct BalancePack: Sendable {
   private static func info(_ rule: Rule) -> RuleInfo {
     RuleInfo(
       id: rule.id, title: rule.title, points: rule.points, achievement: rule.achievement, tier: rule.tier,
-      scripted: isScripted(rule.condition))
+      scripted: isScripted(rule.condition), every: rule.every?.name)
   }
 
   static func isScripted(_ condition: Condition) -> Bool {

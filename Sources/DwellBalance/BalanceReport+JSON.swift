@@ -26,6 +26,11 @@ extension BalanceReport {
       ("levelShares", .array(levelShares.map { .array($0.map(Self.number)) })),
       ("retention", .array(retention.map(Self.number))),
       (
+        "pointsBySource",
+        .array(
+          pointsBySource.map { .object([("source", .string($0.source)), ("perUser", Self.number($0.perUser))]) })
+      ),
+      (
         "notifications",
         .array(
           notifications.map {
@@ -61,6 +66,13 @@ extension BalanceReport {
       ),
       ("curve", .array(row.curve.map(Self.number))),
     ]
+    if let every = row.info.every {
+      fields += [
+        ("every", .string(every)), ("earningsPerUser", .array(row.earnings.map(Self.number))),
+        ("earningsPerUserPerPeriod", Self.number(row.earningsPerPeriod ?? 0)),
+        ("earningsByDay", .array(row.earningsByDay.map(Self.number))),
+      ]
+    }
     return .object(fields)
   }
 

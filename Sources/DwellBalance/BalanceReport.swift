@@ -25,6 +25,17 @@ package struct BalanceReport: Sendable {
     package var personaMinutes: [Double?]
     /// Share of all users who have it by the end of each day (cumulative).
     package var curve: [Double]
+    /// A recurring rule's earnings per user (all users) by the end of each checkpoint day,
+    /// and on each day of the run; empty for a rule earned once.
+    package var earnings: [Double] = []
+    package var earningsByDay: [Double] = []
+    /// A recurring rule's earnings per user per period of the run (its days divided by
+    /// 1, 7 or 30.44 for `every` day, week or month).
+    package var earningsPerPeriod: Double? {
+      guard let every = info.every, !earningsByDay.isEmpty else { return nil }
+      let length = every == "week" ? 7 : every == "month" ? 30.44 : 1
+      return (earnings.last ?? 0) / max(Double(earningsByDay.count) / length, 1)
+    }
     /// No simulated user unlocked it.
     package var never: Bool { shares.last == 0 }
     /// Every user had it on their first day.
@@ -61,6 +72,10 @@ package struct BalanceReport: Sendable {
   package var notifications: [(key: String, fired: Int, users: Int)]
   package var scriptErrors: Int
   package var errorMessages: [String]
+  /// Where points come from: each rule worth points (`rule <id>`, its unlocks or a
+  /// recurring rule's earnings) and each plugin that awarded some (`plugin <name>`), with
+  /// the points per user over the whole run, most first.
+  package var pointsBySource: [(source: String, perUser: Double)] = []
 
   package init(stats: BalanceStats, pack: BalancePack, population: Population, seed: UInt64) {
     self.pack = pack.path
@@ -99,6 +114,18 @@ package struct BalanceReport: Sendable {
     notifications = stats.notifications.sorted { $0.key < $1.key }.map { ($0.key, $0.value.fired, $0.value.users) }
     scriptErrors = stats.scriptErrors
     errorMessages = stats.errorMessages
+    var sources: [(source: String, perUser: Double)] = []
+    for (r, info) in pack.rules.enumerated() where info.points > 0 {
+      let counts = info.every == nil ? stats.unlockDays : stats.earnings
+      var times = 0.0
+      for p in 0..<personaCount {
+        let first = (p * stats.rules + r) * stats.days
+        for day in 0..<stats.days { times += Double(counts[first + day]) }
+      }
+      sources.append(("rule " + info.id, times * Double(info.points) / Double(total)))
+    }
+    for (source, points) in stats.awards { sources.append(("plugin " + source, Double(points) / Double(total))) }
+    pointsBySource = sources.sorted { ($0.perUser, $1.source) > ($1.perUser, $0.source) }
   }
 
   private static func row(
@@ -133,10 +160,24 @@ package struct BalanceReport: Sendable {
     }
     let days = all.map { Double($0.day + 1) }.sorted()
     let minutes = all.map { Double($0.activeMs) / 60_000 }.sorted()
-    return RuleRow(
+    var row = RuleRow(
       info: info, shares: stats.checkpoints.map { curve[$0 - 1] }, personaShares: personaShares,
       days: spread(days), minutes: spread(minutes), personaDays: personaDays, personaMinutes: personaMinutes,
       curve: curve)
+    if info.every != nil {
+      row.earningsByDay = (0..<stats.days).map { day in
+        var count: Int32 = 0
+        for p in 0..<personas { count += stats.earnings[(p * stats.rules + r) * stats.days + day] }
+        return Double(count) / Double(total)
+      }
+      var running = 0.0
+      let cumulative = row.earningsByDay.map {
+        running += $0
+        return running
+      }
+      row.earnings = stats.checkpoints.map { cumulative[$0 - 1] }
+    }
+    return row
   }
 
   static func spread(_ sorted: [Double]) -> Spread? {

@@ -22,6 +22,9 @@ package struct BalanceRun: Sendable {
   /// The most events a user's life may have (``UserLife/maximumEvents``): a longer one
   /// stops the run with an error naming its persona.
   package var maximumEvents = UserLife.maximumEvents
+  /// The first day users install on (each on one of the seven days from it): the
+  /// simulated calendar, for packs with dates (`from`/`to`, weekdays, `every = "month"`).
+  package var start = UserLife.firstDay
 
   package init(
     pack: BalancePack, population: Population, users: Int, days: Int, seed: UInt64 = 1,
@@ -98,6 +101,8 @@ package struct BalanceRun: Sendable {
     for unlock in run.unlocks {
       stats.unlocked(persona: persona, rule: unlock.rule, day: unlock.day, activeMs: unlock.activeMs)
     }
+    for earning in run.earnings { stats.earned(persona: persona, rule: earning.rule, day: earning.day) }
+    for (source, points) in run.awards { stats.awarded(source, points: points) }
     for (day, end) in run.dayEnds.enumerated() {
       stats.endOfDay(
         persona: persona, day: day, level: pack.level(points: end.points), points: end.points, active: end.used)
@@ -111,14 +116,15 @@ package struct BalanceRun: Sendable {
     // The life counted first (its events cost nanoseconds each; through the engine,
     // microseconds): one over the bound is refused before any of it runs.
     var count = Count()
-    var probe = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
+    var probe = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     probe.run(into: &count)
     if probe.isCut { throw tooLong(probe) }
-    var life = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
+    var life = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     let inbox = UserRun.Inbox(ruleIndex: ruleIndex)
-    let configuration = try pack.configuration(base: base) { message in
+    var configuration = try pack.configuration(base: base) { message in
       inbox.content.withLock { $0.errors.append(message) }
     }
+    configuration.listeners = configuration.listeners.map { AwardRecorder($0, inbox: inbox) }
     var run = UserRun(install: life.install, configuration: configuration, inbox: inbox)
     life.run(into: &run)
     if life.isCut { throw tooLong(life) }
@@ -135,7 +141,7 @@ package struct BalanceRun: Sendable {
 
   /// User `index`'s life as a trace (`TRACE.md`), to replay or inspect.
   package func trace(user index: Int) -> [TraceEvent] {
-    var life = UserLife(index: index, seed: seed, population: population, days: days, limit: maximumEvents)
+    var life = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     var sink = TraceSink()
     // At most a replay's events: a longer life stops there.
     life.run(into: &sink)

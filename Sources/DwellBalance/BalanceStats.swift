@@ -30,6 +30,8 @@ package struct BalanceStats: Sendable {
   package private(set) var users: [Int]
   /// Users who unlocked each rule on each day: `[(persona * rules + rule) * days + day]`.
   package private(set) var unlockDays: [Int32]
+  /// Earnings of recurring rules on each day: `[(persona * rules + rule) * days + day]`.
+  package private(set) var earnings: [Int32]
   /// Unlock samples by `persona * rules + rule`.
   package private(set) var samples: [[Sample]]
   /// Users at each level at the end of each day: `[(persona * days + day) * levels + level]`.
@@ -40,6 +42,8 @@ package struct BalanceStats: Sendable {
   package private(set) var activeUsers: [Int32]
   /// Active minutes (milliseconds) of each user by the end of the run, by persona.
   package private(set) var activeMs: [[Int64]]
+  /// Points plugins awarded over all users, by plugin.
+  package private(set) var awards: [String: Int] = [:]
   /// Notifications by "source: title".
   package private(set) var notifications: [String: Posted] = [:]
   /// Errors raised by scripts, and the first few distinct messages (alphabetically).
@@ -56,6 +60,7 @@ package struct BalanceStats: Sendable {
     checkpoints = marks
     users = Array(repeating: 0, count: personas)
     unlockDays = Array(repeating: 0, count: personas * rules * days)
+    earnings = Array(repeating: 0, count: personas * rules * days)
     samples = Array(repeating: [], count: personas * rules)
     levelCounts = Array(repeating: 0, count: personas * days * self.levels)
     points = Array(repeating: [], count: personas * marks.count)
@@ -76,11 +81,21 @@ package struct BalanceStats: Sendable {
     samples[persona * rules + rule].append(Sample(day: Int32(day), activeMs: activeMs))
   }
 
+  mutating func earned(persona: Int, rule: Int, day: Int) {
+    guard day >= 0, day < days else { return }
+    earnings[(persona * rules + rule) * days + day] += 1
+  }
+
   mutating func endOfDay(persona: Int, day: Int, level: Int, points value: Int, active: Bool) {
     guard day < days else { return }
     levelCounts[(persona * days + day) * levels + min(max(level, 0), levels - 1)] += 1
     if active { activeUsers[persona * days + day] += 1 }
     if let mark = checkpoints.firstIndex(of: day + 1) { points[persona * checkpoints.count + mark].append(value) }
+  }
+
+  mutating func awarded(_ source: String, points: Int) {
+    let (sum, overflow) = awards[source, default: 0].addingReportingOverflow(points)
+    awards[source] = overflow ? .max : sum
   }
 
   mutating func posted(_ key: String, times: Int) {
@@ -106,6 +121,7 @@ package struct BalanceStats: Sendable {
   package mutating func merge(_ other: BalanceStats) {
     for i in users.indices { users[i] += other.users[i] }
     for i in unlockDays.indices { unlockDays[i] += other.unlockDays[i] }
+    for i in earnings.indices { earnings[i] += other.earnings[i] }
     for i in samples.indices { samples[i] += other.samples[i] }
     for i in levelCounts.indices { levelCounts[i] += other.levelCounts[i] }
     for i in points.indices { points[i] += other.points[i] }
@@ -115,6 +131,7 @@ package struct BalanceStats: Sendable {
       notifications[key, default: Posted()].fired += value.fired
       notifications[key, default: Posted()].users += value.users
     }
+    for (source, points) in other.awards { awarded(source, points: points) }
     scriptErrors += other.scriptErrors
     for message in other.errorMessages { keep(message) }
   }

@@ -34,6 +34,8 @@ extension BalanceReport {
     if !never.isEmpty { out += wrap("! never unlocked by any simulated user: " + never.joined(separator: ", ")) }
     if !dayOne.isEmpty { out += wrap("* every user has it on day 1: " + dayOne.joined(separator: ", ")) }
     if rules.contains(where: { $0.info.scripted }) { out.append("s scripted check") }
+    out += earningsTable(marks)
+    out += sourcesTable()
     out.append("")
     out += personaTable()
     if !levels.isEmpty {
@@ -59,6 +61,40 @@ extension BalanceReport {
       out += wrap("script errors: \(Self.group(scriptErrors)); first: " + errorMessages.joined(separator: "; "))
     }
     return out.joined(separator: "\n") + "\n"
+  }
+
+  /// Recurring rules: earnings per user by day N, and per period.
+  private func earningsTable(_ marks: [String]) -> [String] {
+    let recurring = rules.filter { $0.info.every != nil }
+    guard !recurring.isEmpty else { return [] }
+    var out = ["", Self.pad("EARNINGS per user", 27) + marks.map { Self.lpad($0, 6) }.joined() + Self.lpad("PER PERIOD", 15)]
+    for row in recurring {
+      out.append(
+        Self.pad(Self.clip(row.info.id, 26), 27) + row.earnings.map { Self.lpad(Self.tenth($0), 6) }.joined()
+          + Self.lpad(Self.tenth(row.earningsPerPeriod ?? 0) + " a " + (row.info.every ?? "day"), 15))
+    }
+    out.append("earnings of each recurring rule (every day, week, month) per simulated user,")
+    out.append("by day N and per period of the run; its share above is users with one or more.")
+    return out
+  }
+
+  /// Points per user by source (rule or plugin), most first, with each one's share of all.
+  private func sourcesTable() -> [String] {
+    guard !pointsBySource.isEmpty else { return [] }
+    let all = pointsBySource.reduce(0) { $0 + $1.perUser }
+    var out = ["", Self.pad("POINTS BY SOURCE", 50) + Self.lpad("PER USER", 15) + Self.lpad("SHARE", 15)]
+    for (source, perUser) in pointsBySource {
+      out.append(
+        Self.pad(Self.clip(source, 49), 50) + Self.lpad(Self.tenth(perUser), 15)
+          + Self.lpad(Self.percent(all > 0 ? perUser / all : 0), 15))
+    }
+    return out
+  }
+
+  /// A figure to a tenth: `2.5`.
+  static func tenth(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10).\(abs(tenths % 10))"
   }
 
   private func personaTable() -> [String] {

@@ -20,6 +20,10 @@ package enum PersonaFile {
       "local path = __infinite(item, depth + 1)",
       "if path then return \".\" .. tostring(key) .. path end end end end",
       "local function persona(name)",
+      // Bounded like other inputs: each persona republishes the list, so a file that
+      // declared personas in a loop took time quadratic in their number (#28).
+      "if #__list >= \(maximumPersonas) then",
+      "error(\"more than \(maximumPersonas) personas (the most a persona file may declare)\", 2) end",
       "if type(name) ~= \"string\" or name == \"\" then",
       "error('persona needs a name, as in persona \"casual\" { ... }', 2) end",
       "return function(spec)",
@@ -32,6 +36,9 @@ package enum PersonaFile {
       "local function lognormal(median, spread) return { lognormal = { median, spread } } end",
       "local function poisson(mean) return { poisson = mean } end",
     ].joined(separator: " ") + " "
+
+  /// The most personas one file may declare.
+  package static let maximumPersonas = 256
 
   /// Loads the personas of the Lua file at `path`, refused from its size when over 4 MiB
   /// (the rule files' limit).

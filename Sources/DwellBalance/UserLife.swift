@@ -9,15 +9,18 @@ internal import Foundation
 /// user's life does not depend on which worker simulates it, or on the rule pack.
 package struct UserLife {
   package static let day: Int64 = 86_400_000_000_000
-  /// Monday 2026-01-05, 00:00 UTC: users install on one of the seven days after it.
+  /// Monday 2026-01-05, 00:00 UTC: by default users install on one of the seven days
+  /// from it (`dwell balance --start` names another first day).
   package static let firstInstall = WallInstant(nanosecondsSince1970: 1_767_571_200_000_000_000)
+  /// The default first install day, ``firstInstall``'s.
+  package static let firstDay = Day(ordinal: 20_458)
 
   package let index: Int
   package let personaIndex: Int
   package let persona: Persona
   /// The install day's midnight (UTC), the origin of the user's timeline.
   package let install: WallInstant
-  /// 0 = Monday.
+  /// The install day's weekday, 0 = Monday.
   package let installWeekday: Int
   package let days: Int
   private var rng: SeededGenerator
@@ -33,16 +36,22 @@ package struct UserLife {
   /// Whether the life stopped at ``maximumEvents`` before its last day.
   package var isCut: Bool { events > limit }
 
-  package init(index: Int, seed: UInt64, population: Population, days: Int, limit: Int = maximumEvents) {
+  /// User `index` of a run of `seed`; `start` is the first day users may install on (they
+  /// install on one of the seven days from it, at midnight UTC).
+  package init(
+    index: Int, seed: UInt64, population: Population, days: Int, start: Day = firstDay,
+    limit: Int = maximumEvents
+  ) {
     self.limit = limit
     var mixer = SeededGenerator(seed: seed ^ (UInt64(truncatingIfNeeded: index) &* 0x9E37_79B9_7F4A_7C15))
     var rng = SeededGenerator(seed: mixer.next() ^ mixer.next())
     self.index = index
     personaIndex = population.persona(&rng)
     persona = population.personas[personaIndex]
-    installWeekday = Int(rng.next() % 7)
-    install = WallInstant(
-      nanosecondsSince1970: Self.firstInstall.nanosecondsSince1970 + Int64(installWeekday) * Self.day)
+    let offset = Int32(rng.next() % 7)
+    let installDay = start.adding(days: offset)
+    installWeekday = installDay.weekday - 1
+    install = WallInstant(nanosecondsSince1970: Int64(installDay.ordinal) * Self.day)
     self.days = days
     self.rng = rng
   }

@@ -21,7 +21,11 @@ package struct UserRun: LifeSink {
       var activeNanos: Int64 = 0
       /// The unlocks so far: rule index, day, active milliseconds before it.
       var unlocks: [(rule: Int, day: Int, activeMs: Int64)] = []
+      /// Each earning of a recurring rule (its first is in `unlocks` too): rule index, day.
+      var earnings: [(rule: Int, day: Int)] = []
       var notes: [String: Int] = [:]
+      /// Points plugins awarded, by plugin.
+      var awards: [String: Int] = [:]
       var errors: [String] = []
 
       /// Nanoseconds the app was active by instant `m`, for `m` since the last change.
@@ -32,10 +36,20 @@ package struct UserRun: LifeSink {
 
     init(ruleIndex: [String: Int]) { self.ruleIndex = ruleIndex }
 
+    /// An unlock, or an earning of a recurring rule (one with a period): the first
+    /// earning is the rule's unlock, each is an earning.
     func unlocked(_ record: UnlockRecord) {
       guard let rule = ruleIndex[record.rule] else { return }
       let m = record.mono.nanoseconds
-      content.withLock { $0.unlocks.append((rule, Int(m / UserLife.day), $0.activeNanos(at: m) / 1_000_000)) }
+      let day = Int(m / UserLife.day)
+      content.withLock { content in
+        if record.period != nil {
+          let first = !content.earnings.contains { $0.rule == rule }
+          content.earnings.append((rule, day))
+          guard first else { return }
+        }
+        content.unlocks.append((rule, day, content.activeNanos(at: m) / 1_000_000))
+      }
     }
   }
 
@@ -106,6 +120,12 @@ package struct UserRun: LifeSink {
 
   /// The unlocks so far: rule index, day, active milliseconds before it.
   package var unlocks: [(rule: Int, day: Int, activeMs: Int64)] { inbox.content.withLock { $0.unlocks } }
+
+  /// The earnings of recurring rules: rule index, day.
+  package var earnings: [(rule: Int, day: Int)] { inbox.content.withLock { $0.earnings } }
+
+  /// Points plugins awarded, by plugin.
+  package var awards: [String: Int] { inbox.content.withLock { $0.awards } }
 
   /// Errors the pack's scripts raised.
   package var errors: [String] { inbox.content.withLock { $0.errors } }

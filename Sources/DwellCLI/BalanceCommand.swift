@@ -32,6 +32,9 @@ enum BalanceCommand {
       .integer("users", "N", "Simulated users", default: 1000, in: 1...10_000_000),
       .integer("days", "D", "Days from each user's install", default: 90, in: 1...3660),
       .integer("seed", "S", "The seed: the same seed gives the same users", default: 1, in: 0...Int.max),
+      .value(
+        "start", "DATE", "The first install day (YYYY-MM-DD): users install on one of the seven days from it",
+        default: "2026-01-05, a Monday"),
       .integer(
         "threads", "N", "Workers", default: ProcessInfo.processInfo.activeProcessorCount, in: 1...1024,
         shown: "the number of cores"),
@@ -63,6 +66,7 @@ enum BalanceCommand {
     guard !(args.flag("json") && args.flag("csv")) else { throw UsageError("choose one of --json and --csv") }
     var base = Engine.Configuration()
     try args.applyTimeouts(to: &base)
+    let start = try startDay(args.value("start"))
     let personasPath = args.value("personas") ?? defaultPersonas(for: new ?? old)
     let population: Population
     do {
@@ -79,8 +83,10 @@ enum BalanceCommand {
       }
     }
     let runs = packs.map {
-      BalanceRun(
+      var run = BalanceRun(
         pack: $0, population: population, users: users, days: days, seed: UInt64(seed), threads: threads, base: base)
+      run.start = start
+      return run
     }
     // What the outputs must not overwrite: the packs, their tests and the personas.
     let inputs = Output.packFiles(old) + Output.packFiles(new) + [personasPath]
@@ -113,6 +119,15 @@ enum BalanceCommand {
     } else {
       Terminal.print(report.table(personasPath: personasPath), terminator: "")
     }
+  }
+
+  /// The day `--start` names (the default, 2026-01-05, without it).
+  static func startDay(_ text: String?) throws -> Day {
+    guard let text else { return UserLife.firstDay }
+    guard let day = Day(text), (1970...2200).contains(day.components.year) else {
+      throw UsageError("--start takes a date from 1970 to 2200 as YYYY-MM-DD, such as 2026-06-01 (got '\(text)')")
+    }
+    return day
   }
 
   /// `PACK/balance/personas.lua` for a directory; beside the file otherwise.

@@ -267,7 +267,7 @@ import Testing
     let a = try #require(reports[0].rules.first?.shares.last)
     let b = try #require(reports[1].rules.first?.shares.last)
     #expect(b > a, "a lower threshold must be reached by more users")
-    #expect(comparison.table.contains(BalanceComparison.signedPoints(b - a)))
+    #expect(comparison.table.contains(BalanceComparison.difference(a, b)))
     #expect(comparison.table.contains("absent"))
     for line in comparison.table.split(separator: "\n") { #expect(line.count <= 80, "\(line)") }
     // The page compares too: both packs named, the old curve dashed beside the new one in
