@@ -37,8 +37,10 @@ package enum PersonaFile {
       "local function poisson(mean) return { poisson = mean } end",
     ].joined(separator: " ") + " "
 
-  /// The most personas one file may declare.
-  package static let maximumPersonas = 256
+  /// The most personas one file may declare: each declaration publishes the list, and a
+  /// pack publishes at most 100 values a tick (`ScriptLimits.actionsPerTick`), so a 101st
+  /// would be dropped; it is refused instead.
+  package static let maximumPersonas = 100
 
   /// Loads the personas of the Lua file at `path`, refused from its size when over 4 MiB
   /// (the rule files' limit).

@@ -9,12 +9,14 @@ import Testing
 
 @Suite struct BalanceEconomyTests {
   /// Runs `path` over `users` users of the test personas.
-  static func report(_ path: String, users: Int, days: Int, seed: UInt64, start: Day? = nil) throws -> BalanceReport {
+  static func report(_ path: String, users: Int, days: Int, seed: UInt64, start: Day? = nil) async throws
+    -> BalanceReport
+  {
     let population = try BalanceTests.population()
     let pack = try BalancePack(path: path)
     var run = BalanceRun(pack: pack, population: population, users: users, days: days, seed: seed, threads: 2)
     if let start { run.start = start }
-    return BalanceReport(stats: try run.runBlocking(), pack: pack, population: population, seed: seed)
+    return BalanceReport(stats: try await run.run(), pack: pack, population: population, seed: seed)
   }
 
   /// Tenths of a percent from a cell as the comparison shows it (`33.4%`, `+1.2`, `0`).
@@ -33,7 +35,7 @@ import Testing
 
   /// Every share in the comparison's text is shown to a tenth, and each DIFF is the new
   /// figure minus the old one as shown (`33% 35% +1` and `<1% <1% +1` did not add up).
-  @Test func comparisonDifferencesAreTheShownFiguresSubtracted() throws {
+  @Test func comparisonDifferencesAreTheShownFiguresSubtracted() async throws {
     let directory = TemporaryStore()
     var paths: [String] = []
     for (name, seconds) in [("old", 1800), ("new", 1700)] {
@@ -42,7 +44,8 @@ import Testing
       try "[\(rules.joined(separator: ","))]".write(toFile: path, atomically: true, encoding: .utf8)
       paths.append(path)
     }
-    let reports = try paths.map { try Self.report($0, users: 300, days: 14, seed: 3) }
+    var reports: [BalanceReport] = []
+    for path in paths { reports.append(try await Self.report(path, users: 300, days: 14, seed: 3)) }
     let table = BalanceComparison(old: reports[0], new: reports[1]).table
     var checked = 0
     for line in table.split(separator: "\n") {
@@ -66,10 +69,10 @@ import Testing
 
   /// Points, levels and notifications of both packs appear side by side in the text (and
   /// so in the page, which shows it), each with a difference.
-  @Test func comparisonShowsPointsLevelsAndNotificationsOfBoth() throws {
+  @Test func comparisonShowsPointsLevelsAndNotificationsOfBoth() async throws {
     let learning = BalanceTests.path("rules/learning")
-    let old = try Self.report(learning, users: 40, days: 8, seed: 5)
-    let new = try Self.report(learning + "/achievements.lua", users: 40, days: 8, seed: 5)
+    let old = try await Self.report(learning, users: 40, days: 8, seed: 5)
+    let new = try await Self.report(learning + "/achievements.lua", users: 40, days: 8, seed: 5)
     let comparison = BalanceComparison(old: old, new: new)
     let table = comparison.table
     for level in old.levels { #expect(table.contains("\n" + level), "level \(level) missing") }
@@ -84,16 +87,16 @@ import Testing
 
   /// `start` moves the calendar: a June event never unlocks for users who install in
   /// January, and does for users who install in June; the generated trace is dated so.
-  @Test func startSetsTheSimulatedCalendar() throws {
+  @Test func startSetsTheSimulatedCalendar() async throws {
     let directory = TemporaryStore()
     let pack = directory.directory + "/summer.lua"
     try """
       unlock "summer" { from = "2026-06-01", to = "2026-06-30", when = { appSeconds = 60 } }
       unlock "any-minute" { when = { appSeconds = 60 } }
       """.write(toFile: pack, atomically: true, encoding: .utf8)
-    let january = try Self.report(pack, users: 30, days: 10, seed: 4)
+    let january = try await Self.report(pack, users: 30, days: 10, seed: 4)
     let june = try #require(Day("2026-06-01"))
-    let summer = try Self.report(pack, users: 30, days: 10, seed: 4, start: june)
+    let summer = try await Self.report(pack, users: 30, days: 10, seed: 4, start: june)
     #expect(january.rules[0].shares.last == 0, "a June event unlocked in January")
     #expect((summer.rules[0].shares.last ?? 0) > 0.5)
     #expect(summer.rules[1].shares == january.rules[1].shares, "the same users, whatever the calendar")
