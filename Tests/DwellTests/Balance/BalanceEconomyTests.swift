@@ -91,9 +91,9 @@ import Testing
     let directory = TemporaryStore()
     let pack = directory.directory + "/summer.lua"
     try """
-      unlock "summer" { from = "2026-06-01", to = "2026-06-30", when = { appSeconds = 60 } }
-      unlock "any-minute" { when = { appSeconds = 60 } }
-      """.write(toFile: pack, atomically: true, encoding: .utf8)
+    unlock "summer" { from = "2026-06-01", to = "2026-06-30", when = { appSeconds = 60 } }
+    unlock "any-minute" { when = { appSeconds = 60 } }
+    """.write(toFile: pack, atomically: true, encoding: .utf8)
     let january = try await Self.report(pack, users: 30, days: 10, seed: 4)
     let june = try #require(Day("2026-06-01"))
     let summer = try await Self.report(pack, users: 30, days: 10, seed: 4, start: june)
