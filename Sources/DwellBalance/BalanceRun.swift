@@ -116,10 +116,12 @@ package struct BalanceRun: Sendable {
     // The life counted first (its events cost nanoseconds each; through the engine,
     // microseconds): one over the bound is refused before any of it runs.
     var count = Count()
-    var probe = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
+    var probe = UserLife(
+      index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     probe.run(into: &count)
     if probe.isCut { throw tooLong(probe) }
-    var life = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
+    var life = UserLife(
+      index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     let inbox = UserRun.Inbox(ruleIndex: ruleIndex)
     var configuration = try pack.configuration(base: base) { message in
       inbox.content.withLock { $0.errors.append(message) }
@@ -141,7 +143,8 @@ package struct BalanceRun: Sendable {
 
   /// User `index`'s life as a trace (`TRACE.md`), to replay or inspect.
   package func trace(user index: Int) -> [TraceEvent] {
-    var life = UserLife(index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
+    var life = UserLife(
+      index: index, seed: seed, population: population, days: days, start: start, limit: maximumEvents)
     var sink = TraceSink()
     // At most a replay's events: a longer life stops there.
     life.run(into: &sink)

@@ -67,7 +67,9 @@ extension BalanceReport {
   private func earningsTable(_ marks: [String]) -> [String] {
     let recurring = rules.filter { $0.info.every != nil }
     guard !recurring.isEmpty else { return [] }
-    var out = ["", Self.pad("EARNINGS per user", 27) + marks.map { Self.lpad($0, 6) }.joined() + Self.lpad("PER PERIOD", 15)]
+    var out = [
+      "", Self.pad("EARNINGS per user", 27) + marks.map { Self.lpad($0, 6) }.joined() + Self.lpad("PER PERIOD", 15),
+    ]
     for row in recurring {
       out.append(
         Self.pad(Self.clip(row.info.id, 26), 27) + row.earnings.map { Self.lpad(Self.tenth($0), 6) }.joined()
