@@ -63,10 +63,17 @@ import Testing
     await tracker.ready()
     let returned = Returned()
     let release = DispatchSemaphore(value: 0)
-    let holding = Task.detached {
-      tracker.replacingEngine {
-        returned.add()
-        release.wait()
+    // The holder blocks, so it runs on a thread of its own, not the tests' cooperative pool
+    // (two blocked pool threads on 2 cores leave no thread to resume this test).
+    let holding = Task {
+      await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+        Thread {
+          _ = tracker.replacingEngine {
+            returned.add()
+            release.wait()
+          }
+          done.resume()
+        }.start()
       }
     }
     while returned.count.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(1)) }
