@@ -85,9 +85,8 @@ enum Invariants {
     }
     let store = Fuzzer.scratchStore()
     defer { Store.removeFiles(at: store) }
-    let clock = ManualClock()
-    var wall: ManualWallClock?
-    var engine: Engine?
+    let driver = TraceDriver(storePath: store, configuration: configuration)
+    let clock = driver.clock
     // Each unlock is read at its instant: before and after every event there, and as the
     // replay passes it; it breaks the invariant when no read there found its condition held.
     var next = 0
@@ -96,7 +95,7 @@ enum Invariants {
     func read(at t: Int64) {
       var index = next
       while index < instants.count, instants[index].mono.nanoseconds == t {
-        if let engine, let probe = probes[instants[index].rule], !held[index] {
+        if let engine = driver.engine, let probe = probes[instants[index].rule], !held[index] {
           let progress = engine.progress().first { $0.rule.id == probe.id }?.progress
           if progress?.isUnlocked ?? true { held[index] = true } else { seen[index] = progress?.summary ?? "" }
         }
@@ -124,37 +123,14 @@ enum Invariants {
         if let early = pass(before: event.t.nanoseconds) { return early }
         clock.advance(to: event.t)
         read(at: event.t.nanoseconds)
-        switch event.kind {
-        case .launch(let at, let zone):
-          if let wall {
-            if let at { wall.set(at) }
-            if let zone { wall.set(timeZone: zone) }
-          } else if let at, let zone {
-            wall = ManualWallClock(clock: clock, wall: at, timeZone: zone)
-          }
-          guard let wall else { continue }
-          engine = try Engine(
-            store: Store(path: store), configuration: configuration, clock: clock, wallClock: wall, scheduler: clock)
-        case .crash:
-          engine?.abandon()
-          engine = nil
-        case .terminate:
-          engine?.terminate()
-          engine = nil
-        case .clock(let at, let zone):
-          if let at { wall?.set(at) }
-          if let zone { wall?.set(timeZone: zone) }
-          if let lifecycle = event.lifecycleEvent { engine?.record(lifecycle) }
-        default:
-          if let lifecycle = event.lifecycleEvent { engine?.record(lifecycle) }
-        }
+        try driver.apply(event)
         read(at: event.t.nanoseconds)
       }
       if let early = pass(before: nil) { return early }
     } catch {
       return "the trace does not replay with copies of the rules: \(error)"
     }
-    engine?.terminate()
+    driver.engine?.terminate()
     return nil
   }
 
