@@ -59,30 +59,36 @@ extension Tracker {
       report(.storeUnavailable("\(error)"))
       return
     }
+    guard engine != nil, path != storeFile.withLock({ $0 }) else { return }
+    // An erase or a store retry replacing the engine now would be left out of the move:
+    // the move waits for it (a store retry ends within its busy timeout) and then goes on.
+    while replacingEngine({ move(to: path) }) == nil { usleep(1_000) }
+  }
+
+  /// The move itself, as the only replacement of the engine under way.
+  private func move(to path: String?) {
     guard let old = engine else { return }
     let current = storeFile.withLock { $0 }
     guard path != current else { return }
-    _ = replacingEngine {
-      // Events recorded while the counts move wait, and go to the fresh engine.
-      phase.withLock { $0 = .opening(OpeningEvents()) }
-      do {
-        let store = try Store(path: path ?? ":memory:")
-        try old.commit()
-        let going = old.liveState()
-        try store.fold(try CheckpointBatch(moving: old.store), journal: nil, sequence: 0)
-        old.abandon()
-        // Folded into the configured store: left in the default one, it would count twice
-        // when it is configured (or split the history when it is not).
-        if current != nil, old.store.standingInFor == nil { _ = try? old.store.erase() }
-        let fresh = try engine(on: store)
-        fresh.adopt(active: going.active, visible: going.visible)
-        storeFile.withLock { $0 = path }
-        unusedStore.withLock { $0 = nil }
-        install(fresh)
-      } catch {
-        resume(old)
-        report(.storeUnavailable("the configured store could not take over from the default one: \(error)"))
-      }
+    // Events recorded while the counts move wait, and go to the fresh engine.
+    phase.withLock { $0 = .opening(OpeningEvents()) }
+    do {
+      let store = try Store(path: path ?? ":memory:")
+      try old.commit()
+      let going = old.liveState()
+      try store.fold(try CheckpointBatch(moving: old.store), journal: nil, sequence: 0)
+      old.abandon()
+      // Folded into the configured store: left in the default one, it would count twice
+      // when it is configured (or split the history when it is not).
+      if current != nil, old.store.standingInFor == nil { _ = try? old.store.erase() }
+      let fresh = try engine(on: store)
+      fresh.adopt(active: going.active, visible: going.visible)
+      storeFile.withLock { $0 = path }
+      unusedStore.withLock { $0 = nil }
+      install(fresh)
+    } catch {
+      resume(old)
+      report(.storeUnavailable("the configured store could not take over from the default one: \(error)"))
     }
   }
 }

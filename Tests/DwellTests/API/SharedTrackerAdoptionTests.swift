@@ -1,6 +1,9 @@
-import Dwell
 import DwellTesting
+import Foundation
+import Synchronization
 import Testing
+
+@testable import Dwell
 
 /// `Tracker.shared` used before `configureShared`: the shared tracker takes the late
 /// configuration and its store adopts what was counted in the default one (#27 item 4).
@@ -66,5 +69,38 @@ import Testing
     _ = Tracker.configureShared(file("two.sqlite"), in: slot, make: make())
     #expect(first.engine?.store.path == folder.directory + "/one.sqlite")
     #expect(first.lastProblem == .configuredTooLate)
+  }
+
+  /// A late configuration arriving while an erase or a store retry replaces the engine:
+  /// its store is adopted once that is done, not skipped (the history stayed split).
+  @Test func aLateConfigurationWaitsForAReplacementUnderWay() async throws {
+    let slot = Tracker.SharedSlot(nil)
+    let first = Tracker.shared(in: slot, defaults: file("default.sqlite"), make: make())
+    first.record(.active)
+    clock.advance(by: .seconds(20))
+    let holding = Atomic<Int>(0)
+    let release = DispatchSemaphore(value: 0)
+    // Both block, so each runs on a thread of its own, off the tests' cooperative pool.
+    Thread {
+      _ = first.replacingEngine {
+        holding.store(1, ordering: .relaxed)
+        release.wait()
+      }
+    }.start()
+    while holding.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+    let configured = Atomic<Int>(0)
+    let make = make()
+    let late = file("group.sqlite")
+    Thread {
+      _ = Tracker.configureShared(late, in: slot, make: make)
+      configured.store(1, ordering: .relaxed)
+    }.start()
+    try await Task.sleep(for: .milliseconds(100))
+    #expect(configured.load(ordering: .relaxed) == 0, "the move did not wait for the replacement under way")
+    release.signal()
+    for _ in 0..<2_000 where configured.load(ordering: .relaxed) == 0 { try await Task.sleep(for: .milliseconds(5)) }
+    #expect(first.engine?.store.path == folder.directory + "/group.sqlite")
+    #expect(first.time() == .seconds(20))
+    first.terminate()
   }
 }
