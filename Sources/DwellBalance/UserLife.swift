@@ -186,7 +186,9 @@ package struct UserLife {
       // Capped before the conversion, as sessions are (a draw of 1e300 would trap).
       let count = Int(min(rate.count.sample(&rng), Double(Persona.ActionRate.maximumCount)).rounded())
       for _ in 0..<max(count, 0) {
-        w.actions.append((start + Int64(Double(end - start) * Distribution.unit(&rng)), index))
+        // Whole milliseconds, as every instant of a life is (a trace keeps no finer).
+        let offset = Int64(Double(end - start) * Distribution.unit(&rng)) / 1_000_000 * 1_000_000
+        w.actions.append((start + offset, index))
         added = true
       }
     }
