@@ -46,7 +46,8 @@ import Testing
     #expect(persona.actions[0].screen == 1 && persona.actions[0].count == .constant(1))
     #expect(persona.actions[1].screen == nil && persona.actions[1].count == .constant(2))
     #expect(persona.actions.allSatisfy { $0.chance == 1 })
-    let other = "persona \"p\" { screens = { Quiz = {} }, actions = { x = { per = \"visit\", screen = \"Quiz\","
+    let other =
+      "persona \"p\" { screens = { Quiz = {} }, actions = { x = { per = \"visit\", screen = \"Quiz\","
       + " chance = 0.25, count = poisson(3) } } }"
     let rate = try #require(PersonaFile.parse(other, file: "p.lua").personas.first?.actions.first)
     #expect(rate.chance == 0.25 && rate.count == .poisson(3) && rate.screen == 0)
@@ -54,9 +55,15 @@ import Testing
 
   /// Each mistake names the file, the persona's line, the persona and the key.
   @Test(arguments: [
-    (#"quiz_done = { per = "sesion" }"#, #"actions.quiz_done.per must be "session" or "visit" (did you mean 'session'?)"#),
+    (
+      #"quiz_done = { per = "sesion" }"#,
+      #"actions.quiz_done.per must be "session" or "visit" (did you mean 'session'?)"#
+    ),
     (#"quiz_done = { per = "visit" }"#, #"actions.quiz_done: per = "visit" needs the screen, as in screen = "A""#),
-    (#"quiz_done = { per = "visit", screen = "b" }"#, "actions.quiz_done.screen: 'b' is not one of the screens (did you mean 'B'?)"),
+    (
+      #"quiz_done = { per = "visit", screen = "b" }"#,
+      "actions.quiz_done.screen: 'b' is not one of the screens (did you mean 'B'?)"
+    ),
     (#"quiz_done = { screen = "B" }"#, #"actions.quiz_done.screen goes with per = "visit""#),
     ("quiz_done = { chance = 2 }", "actions.quiz_done.chance must be between 0 and 1"),
     ("quiz_done = { chance = \"often\" }", "actions.quiz_done.chance must be a number, not"),
@@ -98,7 +105,8 @@ import Testing
     let pack = try BalancePack(path: path)
     let personas = Self.personas.replacingOccurrences(
       of: "count = 2 }", with: "count = poisson(2), chance = 0.7 }"
-    ).replacingOccurrences(of: "sessions = 1,", with: "sessions = poisson(2), background = { chance = 0.3, length = 30 },")
+    ).replacingOccurrences(
+      of: "sessions = 1,", with: "sessions = poisson(2), background = { chance = 0.3, length = 30 },")
     let population = try PersonaFile.parse(personas, file: "personas.lua")
     let run = BalanceRun(pack: pack, population: population, users: 10, days: 12, seed: 7)
     for user in [0, 4] {

@@ -177,22 +177,22 @@ extension BalanceHTMLTests {
   /// pixels of its colour inside it and the dark (text) pixels in its title strip.
   static let panelCounter =
     counter.components(separatedBy: "colours = {")[0] + """
-    import json, colorsys
-    def rgb(text):
-        if text.startswith('#'): return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
-        h, s, l = [float(v.strip(' %')) for v in text[4:-1].split(',')]
-        return tuple(round(c * 255) for c in colorsys.hls_to_rgb(h / 360, l / 100, s / 100))
-    result = []
-    for x, y, w, h, colour in json.loads(sys.argv[2]):
-        c = rgb(colour); line_px = 0; text_px = 0
-        for row in range(int(y), int(y + h)):
-            for col in range(int(x), int(x + w)):
-                px = tuple(out[row][col * bpp:col * bpp + 3])
-                if all(abs(px[k] - c[k]) < 16 for k in range(3)): line_px += 1
-                if row < y + 22 and max(px) < 120: text_px += 1
-        result.append('%d/%d' % (line_px, text_px))
-    print(' '.join(result))
-    """
+      import json, colorsys
+      def rgb(text):
+          if text.startswith('#'): return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+          h, s, l = [float(v.strip(' %')) for v in text[4:-1].split(',')]
+          return tuple(round(c * 255) for c in colorsys.hls_to_rgb(h / 360, l / 100, s / 100))
+      result = []
+      for x, y, w, h, colour in json.loads(sys.argv[2]):
+          c = rgb(colour); line_px = 0; text_px = 0
+          for row in range(int(y), int(y + h)):
+              for col in range(int(x), int(x + w)):
+                  px = tuple(out[row][col * bpp:col * bpp + 3])
+                  if all(abs(px[k] - c[k]) < 16 for k in range(3)): line_px += 1
+                  if row < y + 22 and max(px) < 120: text_px += 1
+          result.append('%d/%d' % (line_px, text_px))
+      print(' '.join(result))
+      """
 
   /// Past ten rules the unlock curves are small multiples that stay readable in a browser:
   /// every panel shows its own rule's line, in its colour, under a title.
