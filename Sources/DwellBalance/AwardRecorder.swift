@@ -1,4 +1,5 @@
-// Stands between an engine and a pack's plugins in a balance run, counting the points each plugin awards.
+// Stands between an engine and a pack's plugins in a balance run, counting the points each plugin awards
+// and noting the rules whose progress a plugin reports.
 internal import Dwell
 
 /// A listener that forwards every call to the pack's own (`inner`) and adds up the points
@@ -19,8 +20,12 @@ final class AwardRecorder: StatefulListener {
 
   func receive(_ event: UsageEvent, usage: UsageFigures) -> [UsageAction] {
     let actions = inner.receive(event, usage: usage)
-    for case .award(let points, _, let source) in actions {
-      inbox.content.withLock { $0.awards[source, default: 0] += points }
+    for action in actions {
+      switch action {
+      case .award(let points, _, let source): inbox.content.withLock { $0.awards[source, default: 0] += points }
+      case .progress(let rule, _, _): inbox.reported(rule)
+      default: break
+      }
     }
     return actions
   }

@@ -2,8 +2,9 @@
 internal import Foundation
 
 extension BalanceComparison {
-  /// The page: each rule's unlock curve, old (dashed) and new (solid) in one colour, the
-  /// side-by-side table, then the new pack's levels, personas and retention.
+  /// The page: each rule's unlock curve, old (dashed) and new (solid) in one colour (small
+  /// multiples past ten rules), the side-by-side table, the old pack's levels, then the new
+  /// pack's levels, personas and retention.
   package var html: String {
     var series: [BalanceReport.Series] = []
     for (index, id) in ids.enumerated() {
@@ -20,6 +21,9 @@ extension BalanceComparison {
     body += "<h2>Unlocks: share of users with each rule, by day (dashed: old, solid: new)</h2>\n"
     body += new.lineChart(series: series, id: "unlock-curves", label: "share of users")
     body += "<h2>Old and new</h2>\n<pre>" + escape(table) + "</pre>\n"
+    // Both packs' levels, the old one's first: the text above has them side by side by day and persona.
+    body += "<h2>Old: levels over time</h2>\n"
+    body += old.levels.isEmpty ? "<p>The old pack defines no levels.</p>\n" : old.levelChart(id: "old-levels")
     body += new.sections().replacingOccurrences(of: "<h2>", with: "<h2>New: ")
     return BalanceReport.page(title: "\(old.pack) -> \(new.pack)", body: body)
   }

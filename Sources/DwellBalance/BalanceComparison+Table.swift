@@ -32,7 +32,7 @@ extension BalanceComparison {
     }
     out.append("share of users with it by day N (absent: the pack has no such rule); DIFF in")
     out.append("percentage points; DAY = day of the unlock (1 = install day), old->new.")
-    out += pointsSection() + levelsSection() + notificationsSection()
+    out += pointsSection() + levelsSection() + personaLevelsSection() + notificationsSection()
     return out.joined(separator: "\n") + "\n"
   }
 
@@ -68,6 +68,36 @@ extension BalanceComparison {
       let cells = marks.map { mark in (Self.level(old, name, mark), Self.level(new, name, mark)) }
       out.append(BalanceReport.pad(BalanceReport.clip(name, 19), 20) + cells.map(Self.shareCells).joined())
     }
+    return out
+  }
+
+  /// Each persona's median level by day, old and new, as numbers in one list of levels
+  /// (the new pack's, then the old one's others); the difference only when both packs
+  /// have the same levels.
+  private func personaLevelsSection() -> [String] {
+    let names = new.levels + old.levels.filter { !new.levels.contains($0) }
+    guard !names.isEmpty else { return [] }
+    var out = ["", header("LEVEL p50")]
+    func number(_ report: BalanceReport, _ persona: BalanceReport.PersonaRow?, _ day: Int) -> Int? {
+      guard let persona, let c = report.checkpoints.firstIndex(of: day), c < persona.medianLevels.count,
+        persona.medianLevels[c] < report.levels.count
+      else { return nil }
+      return names.firstIndex(of: report.levels[persona.medianLevels[c]]).map { $0 + 1 }
+    }
+    for (index, persona) in new.personas.enumerated() {
+      let before = index < old.personas.count ? old.personas[index] : nil
+      let cells = marks.map { mark -> String in
+        let a = number(old, before, mark)
+        let b = number(new, persona, mark)
+        let diff = a != nil && b != nil && old.levels == new.levels ? Self.signed((b ?? 0) - (a ?? 0)) : "-"
+        return BalanceReport.lpad(a.map(String.init) ?? "-", 8) + BalanceReport.lpad(b.map(String.init) ?? "-", 6)
+          + BalanceReport.lpad(diff, 6)
+      }
+      out.append(BalanceReport.pad(BalanceReport.clip(persona.name, 19), 20) + cells.joined())
+    }
+    out += new.wrap(
+      "each persona's median level, numbered: "
+        + names.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: ", "))
     return out
   }
 

@@ -149,7 +149,11 @@ extension BalanceReport {
     "<svg id=\"\(id)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Self.f(Self.width))\" height=\"\(Self.f(height))\" viewBox=\"0 0 \(Self.f(Self.width)) \(Self.f(height))\">\(content)</svg>\n"
   }
 
+  /// A chart of `series`, one line a day each, with a legend; as small multiples past
+  /// ``mostLines`` lines (a rule's old and new versions count as one).
   func lineChart(series: [Series], id: String, label: String) -> String {
+    let panels = Self.panels(series)
+    if panels.count > Self.mostLines { return smallMultiples(panels, id: id, label: label) }
     var content = axes()
     var entries: [(name: String, swatch: Swatch)] = []
     for (index, item) in series.enumerated() {
@@ -169,7 +173,7 @@ extension BalanceReport {
     return svg(id, height: height, content)
   }
 
-  private func levelChart() -> String {
+  func levelChart(id: String = "levels") -> String {
     var content = axes()
     // Stacked areas, the lowest level at the bottom.
     var below = Array(repeating: 0.0, count: days)
@@ -182,7 +186,7 @@ extension BalanceReport {
       below = above
     }
     content += legend(levels.enumerated().map { ($0.element, .area(Self.fill($0.offset))) })
-    return svg("levels", height: Self.plot.top + Self.plot.height + 30, content)
+    return svg(id, height: Self.plot.top + Self.plot.height + 30, content)
   }
 
   private func personaChart() -> String {

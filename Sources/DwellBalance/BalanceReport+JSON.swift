@@ -19,6 +19,8 @@ extension BalanceReport {
               ("medianPoints", .array(persona.medianPoints.map(Self.number))),
               ("medianActiveMinutes", Self.number(persona.medianMinutes)),
               ("retention", .array(persona.retention.map(Self.number))),
+              ("medianLevels", .array(persona.medianLevels.map { .string($0 < levels.count ? levels[$0] : "") })),
+              ("levelShares", .array(persona.levelShares.map { .array($0.map(Self.number)) })),
             ])
           })
       ),
@@ -71,6 +73,27 @@ extension BalanceReport {
         ("every", .string(every)), ("earningsPerUser", .array(row.earnings.map(Self.number))),
         ("earningsPerUserPerPeriod", Self.number(row.earningsPerPeriod ?? 0)),
         ("earningsByDay", .array(row.earningsByDay.map(Self.number))),
+        ("earningsSpread", Self.spread(row.earningSpread)),
+        (
+          "earningsByPersona",
+          .array(
+            personas.indices.filter { $0 < row.personaEarnings.count }.map { p in
+              .object([
+                ("name", .string(personas[p].name)),
+                ("perUser", .array(row.personaEarnings[p].map(Self.number))),
+                (
+                  "perUserPerPeriod",
+                  Self.number(RuleRow.perPeriod(row.personaEarnings[p].last ?? 0, days: days, every: every))
+                ),
+                ("spread", Self.spread(row.personaEarningSpread[p])),
+              ])
+            })
+        ),
+      ]
+    } else {
+      fields += [
+        ("progressWithoutIt", .array(row.progress.map { $0.map(Self.number) ?? .null })),
+        ("progressByPlugin", .bool(row.progressByPlugin)),
       ]
     }
     return .object(fields)

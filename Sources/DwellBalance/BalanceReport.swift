@@ -29,6 +29,16 @@ package struct BalanceReport: Sendable {
     /// and on each day of the run; empty for a rule earned once.
     package var earnings: [Double] = []
     package var earningsByDay: [Double] = []
+    /// The same by persona, `[persona][checkpoint]`, and the spread of one user's earnings
+    /// by the last day (the 10th, 50th, 90th percentile of all users, and of each persona's).
+    package var personaEarnings: [[Double]] = []
+    package var earningSpread: Spread?
+    package var personaEarningSpread: [Spread?] = []
+    /// For a rule earned once: by each checkpoint day, the median progress (0...1, as the
+    /// app's `progress(of:)` gives it) of the users who do not have it yet (`nil`: none, or
+    /// a scripted check whose plugin reports no progress), and whether a plugin reported it.
+    package var progress: [Double?] = []
+    package var progressByPlugin = false
     /// A recurring rule's earnings per user per period of the run (its days divided by
     /// 1, 7 or 30.44 for `every` day, week or month).
     package var earningsPerPeriod: Double? {
@@ -52,6 +62,10 @@ package struct BalanceReport: Sendable {
     package var medianMinutes: Double
     /// Share of the persona's users who used the app on each day.
     package var retention: [Double]
+    /// Share of the persona's users at each level at the end of each day: `[day][level]`.
+    package var levelShares: [[Double]] = []
+    /// The median level (an index into ``BalanceReport/levels``) at the end of each checkpoint day.
+    package var medianLevels: [Int] = []
   }
 
   package var pack: String
@@ -90,13 +104,15 @@ package struct BalanceReport: Sendable {
     }
     personas = population.personas.enumerated().map { p, persona in
       let users = stats.users[p]
-      return PersonaRow(
+      var row = PersonaRow(
         name: persona.name, users: users,
         medianPoints: stats.checkpoints.indices.map { c in
           Self.nearestRank(stats.points[p * stats.checkpoints.count + c], 0.5).map(Int.init) ?? 0
         },
         medianMinutes: (Self.nearestRank(stats.activeMs[p], 0.5) ?? 0) / 60_000,
         retention: (0..<stats.days).map { Double(stats.activeUsers[p * stats.days + $0]) / Double(max(users, 1)) })
+      row.addLevels(stats, persona: p, hasLevels: !pack.levels.isEmpty)
+      return row
     }
     levels = pack.levels.map(\.name)
     levelShares = (0..<stats.days).map { day in
@@ -176,6 +192,9 @@ package struct BalanceReport: Sendable {
         return running
       }
       row.earnings = stats.checkpoints.map { cumulative[$0 - 1] }
+      row.addEarnings(stats, rule: r, personas: personas)
+    } else {
+      row.addProgress(stats, rule: r, personas: personas)
     }
     return row
   }

@@ -102,6 +102,13 @@ package struct BalanceRun: Sendable {
       stats.unlocked(persona: persona, rule: unlock.rule, day: unlock.day, activeMs: unlock.activeMs)
     }
     for earning in run.earnings { stats.earned(persona: persona, rule: earning.rule, day: earning.day) }
+    stats.userEarned(persona: persona, run.earnings, recurring: recurring)
+    // A scripted check's progress is known only when a plugin reports it.
+    for item in run.progress where item.reported || !pack.rules[item.rule].scripted {
+      stats.progressed(
+        persona: persona, rule: item.rule, checkpoint: item.checkpoint, fraction: item.fraction,
+        reported: item.reported)
+    }
     for (source, points) in run.awards { stats.awarded(source, points: points) }
     for (day, end) in run.dayEnds.enumerated() {
       stats.endOfDay(
@@ -128,6 +135,7 @@ package struct BalanceRun: Sendable {
     }
     configuration.listeners = configuration.listeners.map { AwardRecorder($0, inbox: inbox) }
     var run = UserRun(install: life.install, configuration: configuration, inbox: inbox)
+    run.progressDays = progressDays
     life.run(into: &run)
     if life.isCut { throw tooLong(life) }
     return (life, run)
@@ -138,7 +146,7 @@ package struct BalanceRun: Sendable {
     RuleError(
       "persona '\(life.persona.name)': user \(life.index)'s life has more than \(maximumEvents) events "
         + "(the most a replay takes) in \(life.days) days; "
-        + "give the persona fewer or shorter sessions, or fewer touches")
+        + "give the persona fewer or shorter sessions, or fewer touches or actions")
   }
 
   /// User `index`'s life as a trace (`TRACE.md`), to replay or inspect.
@@ -156,6 +164,15 @@ package struct BalanceRun: Sendable {
     var events = 0
     mutating func event(_ kind: TraceEvent.Kind, at t: Int64) { events += 1 }
     mutating func endOfDay(_ day: Int, at t: Int64) {}
+  }
+
+  /// The recurring rules' indexes.
+  private var recurring: [Int] { pack.rules.indices.filter { pack.rules[$0].every != nil } }
+
+  /// The checkpoint days (0-based) at whose end each user's progress is read, and their index.
+  private var progressDays: [Int: Int] {
+    Dictionary(
+      uniqueKeysWithValues: BalanceStats.checkpoints(days: days).enumerated().map { ($0.element - 1, $0.offset) })
   }
 
   private var ruleIndex: [String: Int] {

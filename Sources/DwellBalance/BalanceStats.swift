@@ -46,6 +46,14 @@ package struct BalanceStats: Sendable {
   package private(set) var awards: [String: Int] = [:]
   /// Notifications by "source: title".
   package private(set) var notifications: [String: Posted] = [:]
+  /// Each user's earnings of each recurring rule by the end of each checkpoint day:
+  /// `[(persona * rules + rule) * checkpoints.count + checkpoint]` (empty for other rules).
+  package private(set) var userEarnings: [[Int32]]
+  /// The progress of the users who have not unlocked a rule (earned once) by the end of a
+  /// checkpoint day, in whole percents: `[((persona * rules + rule) * checkpoints.count +
+  /// checkpoint) * 101 + percent]` users; ``progressReported`` of them as a plugin reported it.
+  package private(set) var progress: [Int32]
+  package private(set) var progressReported: [Int32]
   /// Errors raised by scripts, and the first few distinct messages (alphabetically).
   package private(set) var scriptErrors = 0
   package private(set) var errorMessages: [String] = []
@@ -55,8 +63,7 @@ package struct BalanceStats: Sendable {
     self.rules = rules
     self.personas = personas
     self.levels = max(levels, 1)
-    var marks = [1, 7, 30, days].filter { $0 <= days }
-    marks = marks.enumerated().filter { $0.offset == 0 || $0.element != marks[$0.offset - 1] }.map(\.element)
+    let marks = Self.checkpoints(days: days)
     checkpoints = marks
     users = Array(repeating: 0, count: personas)
     unlockDays = Array(repeating: 0, count: personas * rules * days)
@@ -66,6 +73,17 @@ package struct BalanceStats: Sendable {
     points = Array(repeating: [], count: personas * marks.count)
     activeUsers = Array(repeating: 0, count: personas * days)
     activeMs = Array(repeating: [], count: personas)
+    userEarnings = Array(repeating: [], count: personas * rules * marks.count)
+    progress = Array(repeating: 0, count: personas * rules * marks.count * 101)
+    progressReported = Array(repeating: 0, count: personas * rules * marks.count)
+  }
+
+  /// The days after which figures are sampled (1-based, ascending): 1, 7, 30 and the last,
+  /// those within `days`.
+  package static func checkpoints(days: Int) -> [Int] {
+    var marks: [Int] = []
+    for day in [1, 7, 30, days] where day <= days && day > (marks.last ?? 0) { marks.append(day) }
+    return marks
   }
 
   // MARK: Recording one user
@@ -84,6 +102,25 @@ package struct BalanceStats: Sendable {
   mutating func earned(persona: Int, rule: Int, day: Int) {
     guard day >= 0, day < days else { return }
     earnings[(persona * rules + rule) * days + day] += 1
+  }
+
+  /// One user's earnings (rule index, day), counted by checkpoint for each recurring rule.
+  mutating func userEarned(persona: Int, _ list: [(rule: Int, day: Int)], recurring: [Int]) {
+    for rule in recurring {
+      for (c, mark) in checkpoints.enumerated() {
+        let count = list.count { $0.rule == rule && $0.day < mark }
+        userEarnings[(persona * rules + rule) * checkpoints.count + c].append(Int32(clamping: count))
+      }
+    }
+  }
+
+  /// A user without rule `rule` at the end of checkpoint `checkpoint`, `fraction` of the way.
+  mutating func progressed(persona: Int, rule: Int, checkpoint: Int, fraction: Double, reported: Bool) {
+    guard rule >= 0, rule < rules, checkpoint >= 0, checkpoint < checkpoints.count else { return }
+    let cell = (persona * rules + rule) * checkpoints.count + checkpoint
+    let percent = fraction.isNaN ? 0 : Int((min(max(fraction, 0), 1) * 100).rounded(.down))
+    progress[cell * 101 + percent] += 1
+    if reported { progressReported[cell] += 1 }
   }
 
   mutating func endOfDay(persona: Int, day: Int, level: Int, points value: Int, active: Bool) {
@@ -127,6 +164,9 @@ package struct BalanceStats: Sendable {
     for i in points.indices { points[i] += other.points[i] }
     for i in activeUsers.indices { activeUsers[i] += other.activeUsers[i] }
     for i in activeMs.indices { activeMs[i] += other.activeMs[i] }
+    for i in userEarnings.indices { userEarnings[i] += other.userEarnings[i] }
+    for i in progress.indices { progress[i] += other.progress[i] }
+    for i in progressReported.indices { progressReported[i] += other.progressReported[i] }
     for (key, value) in other.notifications {
       notifications[key, default: Posted()].fired += value.fired
       notifications[key, default: Posted()].users += value.users
@@ -142,5 +182,6 @@ package struct BalanceStats: Sendable {
     for i in samples.indices { samples[i].sort() }
     for i in points.indices { points[i].sort() }
     for i in activeMs.indices { activeMs[i].sort() }
+    for i in userEarnings.indices { userEarnings[i].sort() }
   }
 }

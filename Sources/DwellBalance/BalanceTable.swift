@@ -35,6 +35,7 @@ extension BalanceReport {
     if !dayOne.isEmpty { out += wrap("* every user has it on day 1: " + dayOne.joined(separator: ", ")) }
     if rules.contains(where: { $0.info.scripted }) { out.append("s scripted check") }
     out += earningsTable(marks)
+    out += progressTable(marks)
     out += sourcesTable()
     out.append("")
     out += personaTable()
@@ -46,6 +47,7 @@ extension BalanceReport {
           Self.pad(Self.clip(name, 26), 27)
             + checkpoints.map { Self.lpad(Self.percent(levelShares[$0 - 1][index]), 6) }.joined())
       }
+      out += personaLevelsTable()
     }
     if !notifications.isEmpty {
       out.append("")
@@ -61,23 +63,6 @@ extension BalanceReport {
       out += wrap("script errors: \(Self.group(scriptErrors)); first: " + errorMessages.joined(separator: "; "))
     }
     return out.joined(separator: "\n") + "\n"
-  }
-
-  /// Recurring rules: earnings per user by day N, and per period.
-  private func earningsTable(_ marks: [String]) -> [String] {
-    let recurring = rules.filter { $0.info.every != nil }
-    guard !recurring.isEmpty else { return [] }
-    var out = [
-      "", Self.pad("EARNINGS per user", 27) + marks.map { Self.lpad($0, 6) }.joined() + Self.lpad("PER PERIOD", 15),
-    ]
-    for row in recurring {
-      out.append(
-        Self.pad(Self.clip(row.info.id, 26), 27) + row.earnings.map { Self.lpad(Self.tenth($0), 6) }.joined()
-          + Self.lpad(Self.tenth(row.earningsPerPeriod ?? 0) + " a " + (row.info.every ?? "day"), 15))
-    }
-    out.append("earnings of each recurring rule (every day, week, month) per simulated user,")
-    out.append("by day N and per period of the run; its share above is users with one or more.")
-    return out
   }
 
   /// Points per user by source (rule or plugin), most first, with each one's share of all.
@@ -127,10 +112,10 @@ extension BalanceReport {
     return out
   }
 
-  private func fit(_ line: String) -> String { Self.clip(line, 80) }
+  func fit(_ line: String) -> String { Self.clip(line, 80) }
 
   /// `text` (escaped as ``clip(_:_:)`` does) in lines of at most 80 columns.
-  private func wrap(_ text: String) -> [String] {
+  func wrap(_ text: String) -> [String] {
     var lines: [String] = []
     var line = ""
     for word in escapingControls(text).split(separator: " ") {

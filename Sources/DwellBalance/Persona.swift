@@ -26,6 +26,22 @@ package struct Persona: Sendable, Equatable {
     package var length: Distribution
   }
 
+  /// How often the user performs one action: in each session, or in each stay on one
+  /// screen, with `chance` some happen, then `count` of them (rounded), spread over it.
+  package struct ActionRate: Sendable, Equatable {
+    /// The action's name, as the app records it (`tracker.record(.action(name))`).
+    package var name: String
+    /// `nil`: per session; otherwise per stay on this screen (an index into ``Persona/screens``).
+    package var screen: Int?
+    /// The chance that a session (or stay) has any of the action.
+    package var chance: Double
+    /// How many, when it has some.
+    package var count: Distribution
+
+    /// The most one session or stay performs (a larger draw counts as this many).
+    package static let maximumCount = 10_000
+  }
+
   /// The chance of leaving for good after a day of use: `max(floor, first * factor^(n-1))`
   /// after the n-th day used.
   package struct Churn: Sendable, Equatable {
@@ -66,6 +82,8 @@ package struct Persona: Sendable, Equatable {
   /// Trips to the background in the middle of a session.
   package var background: Interruption
   package var churn: Churn
+  /// Actions the user performs (`actions = { quiz_done = { per = "session", count = poisson(2) } }`).
+  package var actions: [ActionRate] = []
 
   package static func == (a: Persona, b: Persona) -> Bool {
     a.name == b.name && a.share == b.share && a.daily == b.daily && a.comeback == b.comeback
@@ -73,5 +91,6 @@ package struct Persona: Sendable, Equatable {
       && a.timeOfDay.map(\.from) == b.timeOfDay.map(\.from) && a.timeOfDay.map(\.to) == b.timeOfDay.map(\.to)
       && a.timeOfDay.map(\.weight) == b.timeOfDay.map(\.weight) && a.screens == b.screens && a.start == b.start
       && a.touches == b.touches && a.idle == b.idle && a.background == b.background && a.churn == b.churn
+      && a.actions == b.actions
   }
 }

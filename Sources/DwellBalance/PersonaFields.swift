@@ -8,7 +8,7 @@ struct PersonaFields {
 
   static let known: Set<String> = [
     "share", "daily", "comeback", "weekdays", "sessions", "sessionLength", "timeOfDay", "screens", "start",
-    "touches", "idle", "background", "churn",
+    "touches", "idle", "background", "churn", "actions",
   ]
   static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
   /// The shortest typical duration a persona may give, in seconds: the simulation draws
@@ -20,7 +20,7 @@ struct PersonaFields {
     guard case .object(let members) = spec else { throw PersonaError("needs a table of fields") }
     try Self.known(members, Self.known, "")
     let (screens, start) = try self.screens()
-    return Persona(
+    var persona = Persona(
       name: name, share: try number("share", default: 1, in: 0...1e9),
       daily: try number("daily", default: 0.7, in: 0...1), comeback: try number("comeback", default: 0.3, in: 0...1),
       weekdays: try weekdays(), sessions: try distribution("sessions", spec["sessions"], default: .poisson(2)),
@@ -29,9 +29,11 @@ struct PersonaFields {
       timeOfDay: try timeOfDay(), screens: screens, start: start,
       touches: try duration("touches", spec["touches"], default: .lognormal(median: 20, spread: 0.6)),
       idle: try interruption("idle"), background: try interruption("background"), churn: try churn())
+    persona.actions = try actions(screens: screens.map(\.name))
+    return persona
   }
 
-  private func number(
+  func number(
     _ key: String, _ value: JSONValue?, default fallback: Double, in range: ClosedRange<Double>
   ) throws(PersonaError) -> Double {
     guard let value else { return fallback }
@@ -66,7 +68,7 @@ struct PersonaFields {
   }
 
   /// A number, or one of the helpers' tables: `{ uniform = {a, b} }` and so on.
-  private func distribution(_ key: String, _ value: JSONValue?, default fallback: Distribution) throws(PersonaError)
+  func distribution(_ key: String, _ value: JSONValue?, default fallback: Distribution) throws(PersonaError)
     -> Distribution
   {
     guard let value else { return fallback }

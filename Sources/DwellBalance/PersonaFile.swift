@@ -30,7 +30,11 @@ package enum PersonaFile {
       "if type(spec) ~= \"table\" then error(\"persona '\" .. name .. \"' needs a table { ... }\", 2) end",
       "local field = __infinite(spec, 0)",
       "if field then error(\"persona '\" .. name .. \"': \" .. field:sub(2) .. \" is not a finite number\", 2) end",
-      "__list[#__list + 1] = { name = name, spec = spec }; __out.publish(\"list\", __list) end end",
+      // The line of the declaration, for errors about its fields: where error() at the
+      // caller's level would point.
+      "local _, where = pcall(error, \"\", 3)",
+      "__list[#__list + 1] = { name = name, spec = spec, line = tonumber(tostring(where):match(\":(%d+): $\")) }",
+      "__out.publish(\"list\", __list) end end",
       "local function uniform(low, high) return { uniform = { low, high } } end",
       "local function normal(mean, deviation) return { normal = { mean, deviation } } end",
       "local function lognormal(median, spread) return { lognormal = { median, spread } } end",
@@ -62,13 +66,15 @@ package enum PersonaFile {
     var personas: [Persona] = []
     for item in items {
       guard case .string(let name)? = item["name"], let spec = item["spec"] else { continue }
+      var place = file
+      if case .number(let line, _)? = item["line"], line >= 1, line < 1e9 { place += ":\(Int(line))" }
       guard !personas.contains(where: { $0.name == name }) else {
-        throw RuleError("\(file): persona '\(name)' is defined twice")
+        throw RuleError("\(place): persona '\(name)' is defined twice")
       }
       do {
         personas.append(try PersonaFields(name: name, spec: spec).persona())
       } catch {
-        throw RuleError("\(file): persona '\(name)': \(error.message)")
+        throw RuleError("\(place): persona '\(name)': \(error.message)")
       }
     }
     return Population(personas)

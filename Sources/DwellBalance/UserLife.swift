@@ -27,6 +27,8 @@ package struct UserLife {
   /// Events generated so far; past `limit` (``maximumEvents`` unless told) the life stops
   /// (``isCut``).
   package private(set) var events = 0
+  /// The instant of the last event, which an action performed late is dated at.
+  private var lastEvent: Int64 = 0
   private let limit: Int
 
   /// The most events one user's life may have: a replay's bound (a 64 MiB trace holds
@@ -86,12 +88,15 @@ package struct UserLife {
     if state.launched, !isCut { emit(&sink, .terminate, at: max(Int64(days) * Self.day, state.t + 1_000_000)) }
   }
 
-  /// Where the user is: the clock, the visible screen, ids handed out.
+  /// Where the user is: the clock, the visible screen, ids handed out, the actions drawn
+  /// for the session and stay under way and not yet performed.
   private struct Walk {
     var t: Int64 = 0
     var launched = false
     var visible: (screen: Int, id: String)?
     var nextID = 0
+    /// Instants (ascending) and indexes into the persona's actions.
+    var actions: [(t: Int64, rate: Int)] = []
   }
 
   /// Nanoseconds after midnight at which a session starts.
@@ -124,6 +129,7 @@ package struct UserLife {
     w.t += 200_000_000
     emit(&sink, .active, at: w.t)
     var end = w.t + seconds(persona.sessionLength, atLeast: 1)
+    if !persona.actions.isEmpty { draw(nil, from: w.t, to: end, &w) }
     while w.t < end, !isCut {
       if persona.idle.chance > 0, Distribution.unit(&rng) < persona.idle.chance {
         // A pause without touching, on this screen.
@@ -132,11 +138,14 @@ package struct UserLife {
         end += pause
       }
       let stayEnd = min(w.t + seconds(persona.screens[screen].stay, atLeast: 0.5), end)
+      if !persona.actions.isEmpty { draw(screen, from: w.t, to: stayEnd, &w) }
       var touch = w.t + seconds(persona.touches, atLeast: 0.5)
       while touch < stayEnd, !isCut {
+        if !w.actions.isEmpty { perform(upTo: touch, &w, &sink) }
         emit(&sink, .interact, at: touch)
         touch += seconds(persona.touches, atLeast: 0.5)
       }
+      if !w.actions.isEmpty { perform(upTo: stayEnd, &w, &sink) }
       w.t = stayEnd
       guard w.t < end else { break }
       if persona.background.chance > 0, Distribution.unit(&rng) < persona.background.chance {
@@ -162,13 +171,45 @@ package struct UserLife {
       w.t += 300_000_000
       if let old { emit(&sink, .disappear(id: old.id), at: w.t) }
     }
+    if !w.actions.isEmpty { perform(upTo: .max, &w, &sink) }
     emit(&sink, .inactive, at: w.t)
     w.t += 500_000_000
     emit(&sink, .background, at: w.t)
   }
 
+  /// Draws the actions of a session (`screen` nil) or of a stay on `screen`, each at an
+  /// instant evenly between `start` and `end`, into the walk's queue.
+  private mutating func draw(_ screen: Int?, from start: Int64, to end: Int64, _ w: inout Walk) {
+    var added = false
+    for (index, rate) in persona.actions.enumerated() where rate.screen == screen {
+      if rate.chance < 1, Distribution.unit(&rng) >= rate.chance { continue }
+      // Capped before the conversion, as sessions are (a draw of 1e300 would trap).
+      let count = Int(min(rate.count.sample(&rng), Double(Persona.ActionRate.maximumCount)).rounded())
+      for _ in 0..<max(count, 0) {
+        // Whole milliseconds, as every instant of a life is (a trace keeps no finer).
+        let offset = Int64(Double(end - start) * Distribution.unit(&rng)) / 1_000_000 * 1_000_000
+        w.actions.append((start + offset, index))
+        added = true
+      }
+    }
+    if added { w.actions.sort { ($0.t, $0.rate) < ($1.t, $1.rate) } }
+  }
+
+  /// Performs the queued actions due by `t`, each at its instant, or at the last event's if
+  /// the user was away then (the app in the background): events stay in time order.
+  private mutating func perform<Sink: LifeSink>(upTo t: Int64, _ w: inout Walk, _ sink: inout Sink) {
+    var done = 0
+    while done < w.actions.count, w.actions[done].t <= t, !isCut {
+      let (at, rate) = w.actions[done]
+      emit(&sink, .action(name: persona.actions[rate].name, count: 1), at: max(at, lastEvent))
+      done += 1
+    }
+    w.actions.removeFirst(done)
+  }
+
   private mutating func emit<Sink: LifeSink>(_ sink: inout Sink, _ kind: TraceEvent.Kind, at t: Int64) {
     events += 1
+    lastEvent = t
     if !isCut { sink.event(kind, at: t) }
   }
 

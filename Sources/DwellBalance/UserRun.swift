@@ -27,6 +27,8 @@ package struct UserRun: LifeSink {
       /// Points plugins awarded, by plugin.
       var awards: [String: Int] = [:]
       var errors: [String] = []
+      /// The rules whose progress a plugin reported (`p.progress`), by index.
+      var reported: Set<Int> = []
 
       /// Nanoseconds the app was active by instant `m`, for `m` since the last change.
       func activeNanos(at m: Int64) -> Int64 { activeNanos + (active ? max(0, m - activeSince) : 0) }
@@ -35,6 +37,12 @@ package struct UserRun: LifeSink {
     let ruleIndex: [String: Int]
 
     init(ruleIndex: [String: Int]) { self.ruleIndex = ruleIndex }
+
+    /// A plugin reported the progress of rule `id`.
+    func reported(_ id: String) {
+      guard let rule = ruleIndex[id] else { return }
+      content.withLock { _ = $0.reported.insert(rule) }
+    }
 
     /// An unlock, or an earning of a recurring rule (one with a period): the first
     /// earning is the rule's unlock, each is an earning.
@@ -65,6 +73,12 @@ package struct UserRun: LifeSink {
   private var usedToday = false
   /// Points at the end of each day, and whether the app was used that day.
   package private(set) var dayEnds: [(points: Int, used: Bool)] = []
+  /// The days (0-based) at whose end the progress of the rules not unlocked is read, with
+  /// the index of each among the report's checkpoints.
+  package var progressDays: [Int: Int] = [:]
+  /// The progress read then of each rule earned once and not unlocked yet (as the app's
+  /// `progress(of:)` gives it), and whether a plugin reported it.
+  package private(set) var progress: [(checkpoint: Int, rule: Int, fraction: Double, reported: Bool)] = []
 
   init(install: WallInstant, configuration: Engine.Configuration, inbox: Inbox) {
     self.inbox = inbox
@@ -116,6 +130,16 @@ package struct UserRun: LifeSink {
     clock.advance(to: MonotonicInstant(nanoseconds: t))
     dayEnds.append((engine?.points ?? 0, usedToday))
     usedToday = false
+    if let checkpoint = progressDays[day], let engine { readProgress(engine, checkpoint) }
+  }
+
+  /// Notes the progress of every rule earned once that `engine` has not unlocked.
+  private mutating func readProgress(_ engine: Engine, _ checkpoint: Int) {
+    let reported = inbox.content.withLock { $0.reported }
+    for (rule, state) in engine.progress() where rule.every == nil && !state.isUnlocked {
+      guard let index = inbox.ruleIndex[rule.id] else { continue }
+      progress.append((checkpoint, index, state.fraction, reported.contains(index)))
+    }
   }
 
   /// The unlocks so far: rule index, day, active milliseconds before it.

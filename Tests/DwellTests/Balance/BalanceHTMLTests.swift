@@ -49,7 +49,8 @@ import Testing
     """
 
   /// However many rules, no two lines look alike (colour and dashes), and the legend shows
-  /// each line as it is drawn; areas and bars get distinct colours too.
+  /// each line as it is drawn; areas and bars get distinct colours too. Past ten rules the
+  /// chart is small multiples: a panel a rule, titled with it, its line alone in it.
   @Test func everyRuleHasItsOwnLook() async throws {
     #expect(Set((0..<2000).map { "\(BalanceReport.line($0))" }).count == 2000)
     #expect(Set((0..<2000).map(BalanceReport.fill)).count == 2000)
@@ -73,7 +74,31 @@ import Testing
     }
     let lines = looks("polyline")
     #expect(lines.count == 25 && Set(lines).count == 25, "\(lines)")
-    #expect(looks("line").filter { !$0.hasPrefix("-") } == lines, "the legend draws each line as it is")
+    let titles = svg.components(separatedBy: "<tspan font-weight=\"bold\">").dropFirst().map {
+      $0.components(separatedBy: "</tspan>")[0]
+    }
+    #expect(titles == (1...25).map { "r\($0)" }, "a panel a rule, in the pack's order")
+    let polylines = svg.components(separatedBy: "<polyline ").dropFirst()
+    #expect(polylines.enumerated().allSatisfy { $0.element.contains("<title>r\($0.offset + 1)</title>") })
+    // Ten rules or fewer: one chart, the legend drawing each line as it is.
+    let few = try await Self.report(rules: 10, seconds: 30)
+    let one = try #require(few.html.components(separatedBy: "<svg id=\"unlock-curves\"").dropFirst().first)
+    let oneSVG = one.components(separatedBy: "</svg>")[0]
+    #expect(!oneSVG.contains("<tspan"))
+    #expect(oneSVG.components(separatedBy: "<polyline ").count - 1 == 10)
+    #expect(oneSVG.components(separatedBy: "<text ").count - 1 >= 10 + 5, "a legend entry a rule, and the axes")
+  }
+
+  /// A report of `rules` rules (rule N: N x `seconds` in Lessons) over 4 users and 3 days.
+  static func report(rules count: Int, seconds: Int) async throws -> BalanceReport {
+    let directory = TemporaryStore()
+    let rules = (1...count).map { #"{"id":"r\#($0)","when":{"screen":"Lessons","seconds":\#($0 * seconds)}}"# }
+    let path = directory.directory + "/many.json"
+    try "[\(rules.joined(separator: ","))]".write(toFile: path, atomically: true, encoding: .utf8)
+    let population = try PersonaFile.parse(BalanceTests.personas, file: "personas.lua")
+    let pack = try BalancePack(path: path)
+    let run = BalanceRun(pack: pack, population: population, users: 4, days: 3, seed: 2, threads: 1)
+    return BalanceReport(stats: try await run.run(), pack: pack, population: population, seed: 2)
   }
 
   /// Comparing packs of more than ten rules, every new rule is solid and every old one
@@ -143,5 +168,73 @@ import Testing
     // Not blank: a real share of the page is drawn, in the charts' colours.
     #expect(ink > width * height / 50, "only \(ink) drawn pixels")
     #expect(numbers[3] > 500 && numbers[4] > 200, "chart colours (blue, orange, green): \(numbers[3...5])")
+  }
+}
+
+extension BalanceHTMLTests {
+  /// Reads a PNG as `counter` does and prints, for each panel given as JSON
+  /// (`[[x, y, width, height, colour], ...]`, colour `#rrggbb` or `hsl(h, s%, l%)`), the
+  /// pixels of its colour inside it and the dark (text) pixels in its title strip.
+  static let panelCounter =
+    counter.components(separatedBy: "colours = {")[0] + """
+      import json, colorsys
+      def rgb(text):
+          if text.startswith('#'): return tuple(int(text[i:i + 2], 16) for i in (1, 3, 5))
+          h, s, l = [float(v.strip(' %')) for v in text[4:-1].split(',')]
+          return tuple(round(c * 255) for c in colorsys.hls_to_rgb(h / 360, l / 100, s / 100))
+      result = []
+      for x, y, w, h, colour in json.loads(sys.argv[2]):
+          c = rgb(colour); line_px = 0; text_px = 0
+          for row in range(int(y), int(y + h)):
+              for col in range(int(x), int(x + w)):
+                  px = tuple(out[row][col * bpp:col * bpp + 3])
+                  if all(abs(px[k] - c[k]) < 16 for k in range(3)): line_px += 1
+                  if row < y + 22 and max(px) < 120: text_px += 1
+          result.append('%d/%d' % (line_px, text_px))
+      print(' '.join(result))
+      """
+
+  /// Past ten rules the unlock curves are small multiples that stay readable in a browser:
+  /// every panel shows its own rule's line, in its colour, under a title.
+  @Test(
+    .enabled(
+      if: (chromium != nil && python != nil) || required,
+      "needs headless Chromium and python3 (CI installs Chromium and sets DWELL_REQUIRE_CHROMIUM=1)"))
+  func smallMultiplesRenderInChromium() async throws {
+    let chromium = try #require(Self.chromium, "Chromium is required here but not installed")
+    let python = try #require(Self.python, "python3 is required to read the screenshot")
+    let report = try await Self.report(rules: 25, seconds: 30)
+    let chart = try #require(report.html.components(separatedBy: "<svg id=\"unlock-curves\"").dropFirst().first)
+    let svg = "<svg id=\"unlock-curves\"" + chart.components(separatedBy: "</svg>")[0] + "</svg>"
+    let directory = TemporaryStore()
+    let page = directory.directory + "/panels.html"
+    try BalanceReport.page(title: "panels", body: svg).replacingOccurrences(of: "margin: 24px", with: "margin: 0")
+      .replacingOccurrences(of: "margin: 8px 0 24px", with: "margin: 0").replacingOccurrences(
+        of: "border: 1px solid #ddd", with: "border: 0"
+      )
+      .write(toFile: page, atomically: true, encoding: .utf8)
+    let shot = directory.directory + "/panels.png"
+    let browser = try Subprocess.run(
+      chromium,
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=920,1100",
+        "--user-data-dir=" + directory.directory + "/profile", "--screenshot=" + shot, "file://" + page,
+      ], timeout: .seconds(120))
+    #expect(browser.status == 0, "chromium: \(browser.stderr.suffix(600))")
+    let panels = (0..<25).map { index -> String in
+      let frame = BalanceReport.panelFrame(index)
+      return "[\(frame.x), \(frame.y), \(frame.width), \(frame.height), \"\(BalanceReport.fill(index))\"]"
+    }
+    let counted = try Subprocess.run(
+      python, ["-c", Self.panelCounter, shot, "[" + panels.joined(separator: ",") + "]"], timeout: .seconds(120))
+    #expect(counted.status == 0, "\(counted.stderr.suffix(600))")
+    let cells = counted.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    try #require(cells.count == 25, "\(counted.stdout)")
+    for (index, cell) in cells.enumerated() {
+      let parts = cell.split(separator: "/").compactMap { Int($0) }
+      // A 2-pixel line across a 178-pixel plot, and a title of a few characters.
+      #expect(parts.count == 2 && parts[0] > 150, "panel \(index + 1): \(cell) pixels of its colour")
+      #expect(parts.count == 2 && parts[1] > 15, "panel \(index + 1): \(cell): no title")
+    }
   }
 }

@@ -6,6 +6,9 @@ local screens = {
   Shop  = { stay = lognormal(30, 0.7),          next = { Map = 1 } },
 }
 
+-- Most stays on a level clear it (the app records tracker.record(.action("level_clear"))).
+local actions = { level_clear = { per = "visit", screen = "Level", chance = 0.6 } }
+
 persona "commuter" {
   share = 0.5,
   daily = 0.75, comeback = 0.4,
@@ -13,7 +16,7 @@ persona "commuter" {
   sessions = poisson(2),
   sessionLength = lognormal(minutes(6), 0.5),
   timeOfDay = { {7, 9, 3}, {17, 19, 3}, {21, 23, 1} },
-  screens = screens, start = "Map",
+  screens = screens, start = "Map", actions = actions,
   churn = { first = 0.08, factor = 0.93, floor = 0.01 },
 }
 
@@ -24,7 +27,7 @@ persona "weekend-gamer" {
   sessions = uniform(1, 4),
   sessionLength = lognormal(minutes(25), 0.6),
   timeOfDay = { {10, 23, 1} },
-  screens = screens, start = "Map",
+  screens = screens, start = "Map", actions = actions,
   background = { chance = 0.05, length = lognormal(minutes(3), 1) },
   churn = { first = 0.04, factor = 1, floor = 0.04 },
 }
@@ -34,6 +37,6 @@ persona "churner" {
   daily = 0.4, comeback = 0.1,
   sessions = 1,
   sessionLength = lognormal(minutes(4), 0.8),
-  screens = screens, start = "Map",
+  screens = screens, start = "Map", actions = actions,
   churn = { first = 0.5, factor = 1.2, floor = 0.3 },
 }

@@ -11,6 +11,10 @@ local screens = {
   Profile = { stay = lognormal(20, 0.5),          next = { Home = 1 } },
 }
 
+-- What they do (the app records it: tracker.record(.action("quiz_done"))): most stays
+-- on Quiz end with a quiz done.
+local actions = { quiz_done = { per = "visit", screen = "Quiz", chance = 0.8 } }
+
 -- A few minutes most days, often in the evening, less at weekends.
 persona "casual" {
   share = 0.45,
@@ -19,7 +23,7 @@ persona "casual" {
   sessions = poisson(1.3),
   sessionLength = lognormal(minutes(4), 0.6),
   timeOfDay = { {7, 9, 1}, {12, 14, 1}, {18, 23, 3} },
-  screens = screens, start = "Home",
+  screens = screens, start = "Home", actions = actions,
   touches = lognormal(15, 0.6),
   idle = { chance = 0.05, length = lognormal(90, 0.8) },
   background = { chance = 0.04, length = lognormal(40, 1) },
@@ -33,7 +37,7 @@ persona "daily-learner" {
   sessions = uniform(1, 3),
   sessionLength = lognormal(minutes(12), 0.4),
   timeOfDay = { {6, 8, 2}, {19, 22, 2} },
-  screens = screens, start = "Lessons",
+  screens = screens, start = "Lessons", actions = actions,
   churn = { first = 0.02, factor = 0.97, floor = 0.002 },
 }
 
@@ -45,7 +49,7 @@ persona "binge" {
   sessions = 1,
   sessionLength = lognormal(minutes(45), 0.5),
   timeOfDay = { {20, 24, 2}, {0, 2, 1} },
-  screens = screens, start = "Home",
+  screens = screens, start = "Home", actions = actions,
   background = { chance = 0.08, length = lognormal(minutes(2), 1) },
   churn = { first = 0.05, factor = 1, floor = 0.05 },
 }
@@ -56,6 +60,6 @@ persona "churner" {
   daily = 0.4, comeback = 0.15,
   sessions = poisson(1),
   sessionLength = lognormal(minutes(3), 0.8),
-  screens = screens, start = "Home",
+  screens = screens, start = "Home", actions = actions,
   churn = { first = 0.5, factor = 1.2, floor = 0.3 },
 }
