@@ -37,8 +37,9 @@ import Testing
         )
       ],
       // What is tested is what the tables read, not how fast: a sanitizer on a loaded
-      // machine can take longer than the default 200 ms for "many"'s 500 lookups.
-      limits: ScriptLimits(timePerCall: .seconds(30), timePerTick: .seconds(30)))
+      // machine can take longer than the default 200 ms for "many"'s 500 lookups, and more
+      // than the default sustained share of a core.
+      limits: ScriptLimits(timePerCall: .seconds(30), timePerTick: .seconds(30), sustainedShare: 1))
     let rig = Rig(configuration: .init(rules: pack.rules))
     let engine = try rig.launch()
     engine.record(.active)
