@@ -14,7 +14,9 @@ enum RulesCommand {
       Then explains each rule in words, and runs every check and plugin of a Lua pack through a
       short simulated week (launch, each screen the pack names, a pause, midnight, a time-zone
       change), reporting the errors they raise with file and line; each call is bounded by the
-      sandbox's limits and the week by 20 seconds. Exit 0 when valid, 1 when not.
+      sandbox's limits and the week by 20 seconds (its own load of the pack included). Loading
+      the pack, Lua reading its files included, stops at the sandbox's 10 s (timeToLoad).
+      Exit 0 when valid, 1 when not.
       """,
     arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],
     options: [.flag("no-run", "Only load and explain: run no check or plugin")],
