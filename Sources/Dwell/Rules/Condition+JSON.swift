@@ -144,8 +144,8 @@ extension Condition {
   ]
 
   static let formKeys: Set<String> = [
-    "screen", "screens", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",
-    "action", "count", "within", "unlocked", "points", "level",
+    "screen", "screens", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay",
+    "all", "any", "action", "count", "within", "unlocked", "points", "level",
   ]
   static let forms =
     "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
