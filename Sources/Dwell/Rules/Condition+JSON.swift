@@ -81,11 +81,13 @@ extension Condition {
     }
     func exactly(_ allowed: Set<String>) throws(RuleError) {
       if let unit = keys.sorted().first(where: { Self.unitKeys[$0] != nil }) { throw unitKey(unit) }
+      // `screen` and `screens` stand for each other: the one the condition uses is shown.
+      let shown = allowed.subtracting(keys.contains("screens") ? ["screen"] : ["screens"])
       if let odd = keys.subtracting(allowed).sorted().first {
         throw RuleError(
           "unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed.subtracting(keys))); a condition with "
             + "\(keys.intersection(allowed).sorted().joined(separator: " and ")) takes "
-            + allowed.sorted().joined(separator: ", "))
+            + shown.sorted().joined(separator: ", "))
       }
     }
     if keys.contains("within") { return try parseWithin(value, keys) }
@@ -150,7 +152,7 @@ extension Condition {
   static let forms =
     "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
     + "(with minimumPerDay and screen, or action, if wanted), action + count, unlocked, points, level, all, any; "
-    + "screens (a list) may stand for screen; a figure may add within"
+    + "a figure may add within"
 }
 
 extension Rule {

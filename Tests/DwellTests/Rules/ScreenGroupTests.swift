@@ -166,6 +166,22 @@ import Testing
     engine.terminate()
   }
 
+  /// Progress and words name the group: 3 min of Breathe, then 2 min of Meditate, make 5 of
+  /// the daily 10 min (a half).
+  @Test func progressAndWordsNameTheGroup() throws {
+    let rule = Rule("daily-calm", when: .screenTime(Self.calm, .minutes(10)), every: .day)
+    #expect(rule.description == "daily-calm: every day: 10 min in Breathe or Meditate")
+    var configuration = Tracker.Configuration()
+    configuration.rules = [rule]
+    let sim = TrackerSimulation(configuration: configuration)
+    sim.use("Breathe", for: .minutes(3))
+    sim.use("Meditate", for: .minutes(2))
+    let progress = try #require(sim.tracker.progress(of: "daily-calm"))
+    #expect(abs(progress.fraction - 0.5) < 1e-9)
+    #expect(progress.summary.contains("in Breathe or Meditate today"), "\(progress.summary)")
+    #expect(!progress.isUnlocked)
+  }
+
   /// A group in Swift is checked like one in JSON: no names, one, a repeat, an empty name.
   @Test func invalidGroupsAreRefusedWithTheRule() {
     let cases: [(Condition, String)] = [
