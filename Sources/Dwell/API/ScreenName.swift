@@ -113,15 +113,15 @@ extension Rule {
 }
 
 extension Condition {
-  /// The condition with every screen name cleaned as recorded names are.
+  /// The condition with every screen name cleaned as recorded names are (a group's, each member).
   var withCleanNames: Condition {
     switch self {
-    case .screenTime(let name, let duration): return .screenTime(ScreenName.clean(name), duration)
-    case .visits(let name, let count): return .visits(ScreenName.clean(name), count)
+    case .screenTime(let name, let duration): return .screenTime(ScreenGroup.cleaned(name), duration)
+    case .visits(let name, let count): return .visits(ScreenGroup.cleaned(name), count)
     case .activeDays(let count, let minimum, let screen):
-      return .activeDays(count, minimumPerDay: minimum, screen: screen.map(ScreenName.clean))
+      return .activeDays(count, minimumPerDay: minimum, screen: screen.map(ScreenGroup.cleaned))
     case .streak(let count, let minimum, let screen):
-      return .streak(count, minimumPerDay: minimum, screen: screen.map(ScreenName.clean))
+      return .streak(count, minimumPerDay: minimum, screen: screen.map(ScreenGroup.cleaned))
     case .all(let parts): return .all(parts.map(\.withCleanNames))
     case .any(let parts): return .any(parts.map(\.withCleanNames))
     case .within(let period, let part): return .within(period, part.withCleanNames)

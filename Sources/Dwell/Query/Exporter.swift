@@ -73,7 +73,7 @@ struct Exporter {
     mark = try store.exportMark()
     let usage = try store.load()
     var days = usage.app.days.map { DayEntry(day: $0.key.description, screen: nil, seconds: Self.seconds($0.value)) }
-    for screen in usage.screens {
+    for screen in usage.screens where !ScreenGroup.isGroup(screen.name) {  // a group the rules measure is no screen
       let tally = screen.tally
       days += Set(tally.days.keys).union(tally.visitDays.keys).map { day in
         DayEntry(

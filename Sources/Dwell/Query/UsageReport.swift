@@ -76,7 +76,8 @@ package struct UsageReport: Sendable, Equatable {
     }
     longestStreak = longest
     var byName: [String: Figures] = [:]
-    for screen in screens where screen.visits > 0 || screen.tally.nanos > 0 {
+    // A screen group the rules measure (ScreenGroup) is no screen of the app's.
+    for screen in screens where (screen.visits > 0 || screen.tally.nanos > 0) && !ScreenGroup.isGroup(screen.name) {
       byName[screen.name] = figures(screen.tally, screen.visits)
     }
     self.screens = byName

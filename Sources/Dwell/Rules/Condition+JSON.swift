@@ -35,7 +35,10 @@ extension Condition {
       guard n <= 1e9 else { throw RuleError("'\(key)' is too large (\(n)); at most 1,000,000,000 seconds") }
       return .nanoseconds(Int64((n * 1e9).rounded()))
     }
+    // `screen` names one screen, `screens` a group of them (ScreenGroup): either, not both.
+    let hasScreen = keys.contains("screen") || keys.contains("screens")
     func screen() throws(RuleError) -> String {
+      if keys.contains("screens") { return try screenGroup(value, keys) }
       guard case .string(let s)? = value["screen"] else {
         throw RuleError("'screen' must be a screen's name in quotes, not \(value["screen"]?.typeName ?? "missing")")
       }
@@ -62,7 +65,7 @@ extension Condition {
     func unitKey(_ unit: String) -> RuleError {
       let target =
         keys.contains("streak") || keys.contains("activeDays")
-        ? "minimumPerDay" : keys.contains("screen") ? "seconds" : "appSeconds"
+        ? "minimumPerDay" : hasScreen ? "seconds" : "appSeconds"
       let (helper, scale) = Self.unitKeys[unit] ?? ("seconds", 1)
       var amount = "2"
       if case .number(let n, _)? = value[unit], n.isFinite, n >= 0, n < 1e12 {
@@ -78,11 +81,13 @@ extension Condition {
     }
     func exactly(_ allowed: Set<String>) throws(RuleError) {
       if let unit = keys.sorted().first(where: { Self.unitKeys[$0] != nil }) { throw unitKey(unit) }
+      // `screen` and `screens` stand for each other: the one the condition uses is shown.
+      let shown = allowed.subtracting(keys.contains("screens") ? ["screen"] : ["screens"])
       if let odd = keys.subtracting(allowed).sorted().first {
         throw RuleError(
           "unknown key '\(odd)'\(Spelling.hint(for: odd, in: allowed.subtracting(keys))); a condition with "
             + "\(keys.intersection(allowed).sorted().joined(separator: " and ")) takes "
-            + allowed.sorted().joined(separator: ", "))
+            + shown.sorted().joined(separator: ", "))
       }
     }
     if keys.contains("within") { return try parseWithin(value, keys) }
@@ -107,24 +112,24 @@ extension Condition {
       return .sessions(try count("sessions"))
     }
     for dayKey in ["activeDays", "streak"] where keys.contains(dayKey) {
-      try exactly([dayKey, "minimumPerDay", "screen"])
+      try exactly([dayKey, "minimumPerDay", "screen", "screens"])
       let n = try count(dayKey)
       let minimum = keys.contains("minimumPerDay") ? try seconds("minimumPerDay") : nil
-      let target = keys.contains("screen") ? try screen() : nil
+      let target = hasScreen ? try screen() : nil
       return dayKey == "streak"
         ? .streak(n, minimumPerDay: minimum, screen: target)
         : .activeDays(n, minimumPerDay: minimum, screen: target)
     }
-    if keys.contains("screen") {
+    if hasScreen {
       if keys.contains("seconds") {
-        try exactly(["screen", "seconds"])
+        try exactly(["screen", "screens", "seconds"])
         return .screenTime(try screen(), try seconds("seconds"))
       }
       if keys.contains("visits") {
-        try exactly(["screen", "visits"])
+        try exactly(["screen", "screens", "visits"])
         return .visits(try screen(), try count("visits"))
       }
-      try exactly(["screen", "seconds", "visits"])
+      try exactly(["screen", "screens", "seconds", "visits"])
     }
     if keys.isEmpty { throw RuleError("the condition is empty; \(Self.forms)") }
     if let unit = keys.sorted().first(where: { Self.unitKeys[$0] != nil }) { throw unitKey(unit) }
@@ -141,8 +146,8 @@ extension Condition {
   ]
 
   static let formKeys: Set<String> = [
-    "screen", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay", "all", "any",
-    "action", "count", "within", "unlocked", "points", "level",
+    "screen", "screens", "seconds", "visits", "appSeconds", "sessions", "activeDays", "streak", "minimumPerDay",
+    "all", "any", "action", "count", "within", "unlocked", "points", "level",
   ]
   static let forms =
     "a condition is one of: screen + seconds, screen + visits, appSeconds, sessions, activeDays, streak "
@@ -249,15 +254,19 @@ extension Condition {
       return n < 0 ? "'points' must not be negative (\(n)); use 0 or more" : nil
     case .level(let name):
       return name.isEmpty ? "'level' names no level" : nil
-    case .appTime(let d), .screenTime(_, let d):
+    case .appTime(let d):
       return Self.problem(d)
+    case .screenTime(let s, let d):
+      return ScreenGroup.problem(s) ?? Self.problem(d)
     case .visits(let s, let n):
+      if let problem = ScreenGroup.problem(s) { return problem }
       return s.isEmpty ? "the screen name is empty" : n < 0 ? "a count must not be negative" : nil
     case .sessions(let n):
       return n < 0 ? "a count must not be negative" : nil
     case .activeDays(let n, let m, let s), .streak(let n, let m, let s):
       if n < 0 { return "a count must not be negative" }
       if let m, let problem = Self.problem(m) { return problem }
+      if let s, let problem = ScreenGroup.problem(s) { return problem }
       return s?.isEmpty == true ? "the screen name is empty" : nil
     case .all(let parts), .any(let parts):
       return parts.isEmpty ? "a group must not be empty" : parts.lazy.compactMap(\.problem).first
@@ -270,5 +279,40 @@ extension Condition {
   private static func problem(_ duration: Duration) -> String? {
     if duration < .zero { return "a duration must not be negative" }
     return duration > .seconds(1_000_000_000) ? "a duration must be at most 1,000,000,000 seconds" : nil
+  }
+}
+
+extension Condition {
+  /// The group a condition's `screens` lists (``ScreenGroup``), refused with the reason when
+  /// it is not a list of two or more distinct, non-empty names, or sits beside `screen`.
+  static func screenGroup(_ value: JSONValue, _ keys: Set<String>) throws(RuleError) -> String {
+    let example = "as in screens = { \"Breathe\", \"Meditate\" }"
+    if keys.contains("screen") {
+      throw RuleError(
+        "a condition takes 'screen' (one screen) or 'screens' (a group of them), not both; keep one")
+    }
+    // An empty Lua table reads as an empty object: it is an empty list all the same.
+    if case .object(let members)? = value["screens"], members.isEmpty {
+      throw RuleError("'screens' is empty; list two or more screens, \(example)")
+    }
+    guard case .array(let items)? = value["screens"] else {
+      throw RuleError(
+        "'screens' must be a list of screens' names, \(example), not \(value["screens"]?.typeName ?? "missing")")
+    }
+    var names: [String] = []
+    for item in items {
+      guard case .string(let name) = item else {
+        throw RuleError("'screens' must list screens' names in quotes, \(example), not \(item.typeName)")
+      }
+      names.append(name)
+    }
+    let group = ScreenGroup.name(names)
+    // A name holding the group's mark would split in two: refused as any control character.
+    if let odd = names.first(where: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) {
+      throw RuleError(
+        "'screens' holds \"\(ScreenName.clean(odd))\" with a control character; write the name as the app records it")
+    }
+    if let problem = ScreenGroup.problem(group) { throw RuleError(problem) }
+    return group
   }
 }

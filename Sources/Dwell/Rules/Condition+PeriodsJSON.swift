@@ -62,8 +62,8 @@ extension Condition {
     guard keys.contains("action") else {
       throw RuleError("'count' counts an action: name it, as in {\"action\": \"quiz_done\", \"count\": 3}")
     }
-    if keys.contains("screen") {
-      throw RuleError("a condition names at most one of 'screen' and 'action'; split it with all")
+    if let screen = keys.first(where: { $0 == "screen" || $0 == "screens" }) {
+      throw RuleError("a condition names at most one of '\(screen)' and 'action'; split it with all")
     }
     guard case .string(let name)? = value["action"], !name.isEmpty else {
       throw RuleError("'action' must be an action's name in quotes, as in \"action\": \"quiz_done\"")

@@ -55,8 +55,8 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .appTime(let d): return "\(Self.words(d)) in the app"
-    case .screenTime(let s, let d): return "\(Self.words(d)) in \(s)"
-    case .visits(let s, let n): return "\(n) visit\(n == 1 ? "" : "s") to \(s)"
+    case .screenTime(let s, let d): return "\(Self.words(d)) in \(ScreenGroup.words(s))"
+    case .visits(let s, let n): return "\(n) visit\(n == 1 ? "" : "s") to \(ScreenGroup.words(s))"
     case .sessions(let n): return "\(n) session\(n == 1 ? "" : "s")"
     case .activeDays(let n, let minimum, let screen):
       return "\(n) day\(n == 1 ? "" : "s")\(Self.dayQualifier(minimum, screen))"
@@ -85,9 +85,9 @@ public indirect enum Condition: Sendable, CustomStringConvertible {
   {
     switch (minimum, screen) {
     case (nil, nil): return none
-    case (nil, let s?): return " with time in \(s)"
+    case (nil, let s?): return " with time in \(ScreenGroup.words(s))"
     case (let m?, nil): return " with \(atLeast)\(words(m))"
-    case (let m?, let s?): return " with \(atLeast)\(words(m)) in \(s)"
+    case (let m?, let s?): return " with \(atLeast)\(words(m)) in \(ScreenGroup.words(s))"
     }
   }
 

@@ -25,13 +25,18 @@ struct EventInterest: Sendable, Equatable {
 
   private mutating func collect(_ condition: Condition) {
     switch condition {
-    case .screenTime(let screen, _), .visits(let screen, _): screens.insert(screen)
-    case .activeDays(_, _, let screen?), .streak(_, _, let screen?): screens.insert(screen)
+    case .screenTime(let screen, _), .visits(let screen, _): insert(screen)
+    case .activeDays(_, _, let screen?), .streak(_, _, let screen?): insert(screen)
     case .actions(let name, _), .actionDays(_, let name, _), .actionStreak(_, let name, _): actions.insert(name)
     case .all(let parts), .any(let parts): for part in parts { collect(part) }
     case .within(_, let inner): collect(inner)
     case .appTime, .sessions, .activeDays, .streak, .unlocked, .check, .points, .level: break
     }
+  }
+
+  /// A screen's name, or a group's members (``ScreenGroup``): an appearance of any changes it.
+  private mutating func insert(_ screen: String) {
+    if let members = ScreenGroup.members(screen) { screens.formUnion(members) } else { screens.insert(screen) }
   }
 
   /// Whether `event`, once applied, may make a waiting rule hold.

@@ -114,8 +114,8 @@ extension RuleBook {
       let have = Int(clamping: have)
       switch leaf {
       case .appTime(let d): return time(Int64(have), d.nanoseconds, "in the app" + when)
-      case .screenTime(let name, let d): return time(Int64(have), d.nanoseconds, "in \(name)" + when)
-      case .visits(let name, _): return count(have, n, "visits to \(name)" + when)
+      case .screenTime(let name, let d): return time(Int64(have), d.nanoseconds, "in \(ScreenGroup.words(name))" + when)
+      case .visits(let name, _): return count(have, n, "visits to \(ScreenGroup.words(name))" + when)
       case .sessions: return count(have, n, "sessions" + when)
       case .activeDays(_, let minimum, let screen):
         return count(have, n, "days" + Self.dayWords(minimum, screen) + when)

@@ -40,7 +40,17 @@ extension Store {
       INSERT INTO day_totals(day, screen, nanos) VALUES(?, ?, ?)
       ON CONFLICT(day, screen) DO UPDATE SET nanos = nanos + excluded.nanos
       """)
+    let group = try database.statement(
+      """
+      INSERT INTO group_days(day, screens, nanos) VALUES(?, ?, ?)
+      ON CONFLICT(day, screens) DO UPDATE SET nanos = nanos + excluded.nanos
+      """)
     for entry in batch.days {
+      if let screen = entry.screen, let members = ScreenGroup.members(screen) {
+        try group.bind(entry.day.description, members.joined(separator: "\n"), entry.nanos).run()
+        group.reset()
+        continue
+      }
       let id = try entry.screen.map(screenID) ?? 0
       try day.bind(entry.day.description, id, entry.nanos).run()
       day.reset()

@@ -53,7 +53,7 @@ extension Store {
           """
           DELETE FROM day_totals; DELETE FROM visits; DELETE FROM unlocks; DELETE FROM screens;
           DELETE FROM awards; DELETE FROM listener_state; DELETE FROM state;
-          DELETE FROM day_counts; DELETE FROM earnings;
+          DELETE FROM day_counts; DELETE FROM earnings; DELETE FROM group_days;
           """)
       }
       forgetScreenIDs()

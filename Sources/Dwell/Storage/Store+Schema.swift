@@ -81,6 +81,20 @@ extension Store {
         PRIMARY KEY(rule, period)) WITHOUT ROWID;
       """
     ),
+    (
+      // Time per local day of each screen group the rules measure (`screens`: its screens'
+      // names, sorted, one a line): the union of its screens' time, which their own day
+      // totals cannot give when two of them were visible at once. Visits are not kept: a
+      // group's are its screens' added up.
+      "v5-screen-groups",
+      """
+      CREATE TABLE group_days(
+        day TEXT NOT NULL,
+        screens TEXT NOT NULL,
+        nanos INTEGER NOT NULL,
+        PRIMARY KEY(day, screens)) WITHOUT ROWID;
+      """
+    ),
   ]
 
   /// The newest schema version this build writes.

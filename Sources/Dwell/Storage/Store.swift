@@ -168,6 +168,7 @@ package final class Store: @unchecked Sendable {
           usage.screens[subject].tally.add(rows)
         }
       }
+      try loadGroups(database, into: &usage, byName: &byName)
       let values = try stateValues()
       usage.sessions = Int(values["sessions"]?.0 ?? 0)
       usage.lastStop = Self.stop(values)
@@ -186,6 +187,29 @@ package final class Store: @unchecked Sendable {
       while try listeners.step() { usage.listenerStates[listeners.text(0)] = listeners.text(1) }
       try addUnfoldedJournals(values, to: &usage, screens: &byName)
       return usage
+    }
+  }
+
+  /// Reads the screen groups' time by day, as screens under the groups' names (a store
+  /// before v5-screen-groups has none).
+  private func loadGroups(_ database: Database, into usage: inout RestoredUsage, byName: inout [String: Int]) throws {
+    let migrated = "SELECT COUNT(*) FROM dwell_migrations WHERE identifier = 'v5-screen-groups'"
+    guard try database.scalar(migrated) ?? 0 > 0 else { return }
+    var rows: [String: [DayRow]] = [:]
+    let groups = try database.statement("SELECT day, screens, nanos FROM group_days")
+    while try groups.step() {
+      guard let day = groups.day(0), groups.int(2) >= 0, !groups.text(1).isEmpty else {
+        throw DatabaseError(
+          .corrupt, message: "the store is damaged: table 'group_days' holds a row Dwell never writes")
+      }
+      rows[groups.text(1), default: []].append(DayRow(day: day, nanos: groups.int(2), visits: 0))
+    }
+    for (members, days) in rows.sorted(by: { $0.key < $1.key }) {
+      let name = ScreenGroup.name(members.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+      var tally = Tally()
+      tally.add(days)
+      byName[name] = usage.screens.count
+      usage.screens.append((name, tally, 0))
     }
   }
 

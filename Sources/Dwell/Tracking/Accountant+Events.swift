@@ -38,6 +38,11 @@ extension Accountant {
         let day = span(at: m).day  // a visit counts on the day it begins
         screens[Int(index)].visits += 1
         screens[Int(index)].tally.addVisits(1, on: day)
+        for group in screens[Int(index)].groups {
+          // A group's visits are its members' added up: kept in memory, never stored.
+          screens[Int(group)].visits += 1
+          screens[Int(group)].tally.addVisits(1, on: day)
+        }
         startAccruing(index)
         if keepsPendingTotals { pending.visits[VisitKey(day: day, screen: index), default: 0] += 1 }
         if collectsEvents { events.append(.screenEntered(name)) }
@@ -97,15 +102,24 @@ extension Accountant {
   }
 
   /// One more accruing instance of screen `index`.
+  /// Its measured groups count it too: one accruing while any of their members is.
   private mutating func startAccruing(_ index: Int32) {
     screens[Int(index)].visible += 1
     if screens[Int(index)].visible == 1 { visibleScreens.append(index) }
+    for group in screens[Int(index)].groups {
+      screens[Int(group)].visible += 1
+      if screens[Int(group)].visible == 1 { visibleScreens.append(group) }
+    }
   }
 
-  /// One accruing instance fewer of screen `index`.
+  /// One accruing instance fewer of screen `index` (and of its measured groups).
   private mutating func stopAccruing(_ index: Int32) {
     screens[Int(index)].visible -= 1
     if screens[Int(index)].visible == 0 { visibleScreens.removeAll { $0 == index } }
+    for group in screens[Int(index)].groups {
+      screens[Int(group)].visible -= 1
+      if screens[Int(group)].visible == 0 { visibleScreens.removeAll { $0 == group } }
+    }
   }
 
   private mutating func resetIdle(at m: Int64) {

@@ -29,6 +29,8 @@ struct Accountant {
   var visits: [VisitState] = []
   /// Indexes of screen names with at least one visible instance that is not paused.
   var visibleScreens: [Int32] = []
+  /// Where the screen groups measured now sit in `screens` (``measure(groups:)``).
+  var measuredGroups: [Int32] = []
 
   // Totals.
   var app: Tally

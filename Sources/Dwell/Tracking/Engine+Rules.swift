@@ -18,8 +18,10 @@ extension Engine {
       state.accountant.collectsEvents = !listeners.isEmpty
       let kept = Array(state.book.unlocked.values)
       let reported = state.book.reported
+      let cleaned = rules.map(\.withCleanNames)
+      state.accountant.measure(groups: cleaned.flatMap(\.condition.screenGroups))
       state.book = RuleBook(
-        rules: rules.map(\.withCleanNames), unlocked: kept, earnings: state.book.earnings,
+        rules: cleaned, unlocked: kept, earnings: state.book.earnings,
         tick: configuration.evaluationTick.nanoseconds,
         wantsTicks: state.listeners.contains { $0.wantsTicks },
         // The engine's levels, the new pack's after them (a pack's level overrides one of its name).

@@ -109,8 +109,10 @@ package final class Engine: Sendable {
       sessionTimeout: configuration.sessionTimeout.nanoseconds, restored: restored)
     accountant.collectsEvents = !configuration.listeners.isEmpty
     accountant.keepsPendingTotals = !inMemory
+    let rules = configuration.rules.map(\.withCleanNames)
+    accountant.measure(groups: rules.flatMap(\.condition.screenGroups))
     let book = RuleBook(
-      rules: configuration.rules.map(\.withCleanNames), unlocked: restored.unlocks, earnings: restored.earnings,
+      rules: rules, unlocked: restored.unlocks, earnings: restored.earnings,
       tick: configuration.evaluationTick.nanoseconds,
       wantsTicks: configuration.listeners.contains { $0.wantsTicks }, levels: configuration.levels,
       accountant: accountant)

@@ -1,0 +1,1 @@
+unlock "calm-both" { when = { screen = "Breathe", screens = { "Breathe", "Meditate" }, visits = 2 } }

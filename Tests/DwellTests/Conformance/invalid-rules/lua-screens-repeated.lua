@@ -1,0 +1,1 @@
+unlock "calm-twice" { when = { screens = { "Breathe", "Breathe" }, seconds = 60 } }
