@@ -60,7 +60,7 @@ extension LuaRuntime {
         if let number { lua_pushinteger(L, lua_Integer(number)) }
         box.unsaved[index] = true
         do {
-          defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
+          defer { if state.lastWork > 0 { box.costs[costKeys[index], default: 0] += state.lastWork } }
           let arguments: Int32 = (sole == LUA_NOREF ? 4 : 2) + (number == nil ? 0 : 1)
           try state.protectedCall(arguments: arguments, results: 0, usage: usage)
           if !state.actions.isEmpty { actions += state.actions }

@@ -49,6 +49,8 @@ final class LuaRuntime: Sendable {
   let soleHandlers: [[Int32]]
   let pluginRefs: [Int32]
   let eventRefs: [Int32]
+  /// Each plugin's key in the costs (`plugin:name`), made once rather than at every call.
+  let costKeys: [String]
   /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>` (see
   /// ``namespace(of:)``).
   let namespace: String
@@ -76,6 +78,7 @@ final class LuaRuntime: Sendable {
       references.append(state.reference())
     }
     pluginRefs = Array(references.prefix(plugins.count))
+    costKeys = plugins.map { "plugin:" + $0 }
     eventRefs = Array(references.dropFirst(plugins.count))
     namespace = Self.namespace(of: pack)
     box = Locked(Box(state: state, unsaved: Array(repeating: false, count: plugins.count)))

@@ -49,6 +49,12 @@ final class LuaState {
     var places: [String: String] = [:]
     /// Definitions named but not yet given their table (see ``LuaDefinitions``).
     var pending: [String: LuaDefinitions.Pending] = [:]
+    /// The ids of the definitions that held, in the order they ran.
+    var defined: [String] = []
+    /// Loading again scripts whose rules are known (``LuaRulePack/reinstalled()``): a
+    /// definition is not parsed, only its check functions are kept, in `checks`.
+    var replaying = false
+    var checks: [Int32] = []
   }
 
   /// Actions plugins asked for during the current dispatch, and the pack's output so far.
