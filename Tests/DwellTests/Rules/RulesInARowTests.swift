@@ -9,7 +9,8 @@ import Testing
   /// An engine in memory on a manual clock, the app active on one screen from t = 0.
   static func run(_ rules: [Rule], seconds: Double) throws -> [String: UnlockRecord] {
     let clock = ManualClock()
-    let wall = ManualWallClock(clock: clock, wall: parseWall("2026-05-04T08:00:00Z"), timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
+    let wall = ManualWallClock(
+      clock: clock, wall: parseWall("2026-05-04T08:00:00Z"), timeZone: TimeZone(secondsFromGMT: 0) ?? .current)
     let engine = try Engine(
       inMemory: Engine.Configuration(rules: rules), clock: clock, wallClock: wall, scheduler: clock)
     engine.record(.appear(screen: "Home", id: .init("a")))
