@@ -22,6 +22,9 @@
 #endif
 #include <stddef.h>
 
+/// The costly strings the count hook keeps track of (see budget.c).
+#define DWELL_LUA_COSTLY 32
+
 /// Per-state limits, owned by the Swift side and reachable from the allocator's user data.
 typedef struct dwell_lua_limits {
   size_t used;           /* bytes allocated now */
@@ -32,7 +35,8 @@ typedef struct dwell_lua_limits {
   long long allowance;   /* work units the current call was given (for the message) */
   int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
   int unit;              /* what the allowance is per, for the message: a DWELL_LUA_PER_ value */
-  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
+  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time, 3 a string of
+                            too many NULs, 4 too many allocations refused */
   long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
   long long time_limit;  /* milliseconds the current call was given (for the message) */
   int refused;           /* 1 once the allocator refused a block during this call */
@@ -69,6 +73,22 @@ typedef struct dwell_lua_limits {
   int over_total;         /* 1 once past total_limit_ns: throttled for good */
   int stopped;            /* 1 once throttled a whole window: the host disables the heaviest */
   int stop_reported;      /* 1 once the host reported the stop */
+  /* Work one instruction does that no count sees (budget.c): comparing a long string runs
+   * C loops over its bytes (strcoll per NUL-separated segment, memcmp), so the count hook
+   * runs more often while such a string is alive, and a string of too many NULs is refused.
+   * Kept by the allocator and the hook: */
+  void *fresh;            /* the newest long string, its bytes not yet counted */
+  size_t fresh_size;
+  struct { void *block; long long cost; } costly[DWELL_LUA_COSTLY]; /* ns one comparison may take */
+  int costly_count;
+  long long evicted_cost; /* the costliest string no longer in `costly` (it was full) */
+  long long worst_ns;     /* the most ns one instruction may spend on a string alive */
+  long long nuls;         /* NULs of a string the hook refuses (0: none) */
+  int base_step;          /* the count hook's step for the call without costly strings */
+  long long charge_next;  /* instructions the hook's next run charges, when it was re-armed
+                             before its count ran out (the whole step: the count is unknown) */
+  long long clock_work;   /* work charged since the clock was last read */
+  int refusals;           /* allocations refused during this call (each a full collection) */
 } dwell_lua_limits;
 
 #define DWELL_LUA_PER_CALL 0
@@ -78,7 +98,17 @@ typedef struct dwell_lua_limits {
 
 /// What a host function returns to raise the error message it left on the stack.
 #define DWELL_LUA_RAISE (-1)
-#define DWELL_LUA_HOOK_STEP 1000
+/// Instructions between two runs of the count hook (each reads the clock) when no costly
+/// string is alive: the strings below a long one's size compare in 10 µs at most (1 KiB of
+/// NULs), 2.5 ms for the step.
+#define DWELL_LUA_HOOK_STEP 250
+/// A string of this many bytes or more is a long one: its bytes are counted once made.
+#define DWELL_LUA_LONG_STRING 1024
+/// The most NULs a string may hold while scripts run (Lua compares strings with strcoll
+/// segment by segment, ~10 ns a segment: one `<` of 4 MB of NULs took 40 ms).
+#define DWELL_LUA_STRING_NULS 65536
+/// Allocations one call may have refused (each forces a full collection) before it stops.
+#define DWELL_LUA_REFUSALS 8
 
 /// A Swift function Lua calls through the trampoline (see dwell_lua_pushhost).
 typedef int (*dwell_lua_host_function)(lua_State *L);

@@ -13,6 +13,7 @@ lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
     lua_pushnil(L); /* index 2: the function of the current call, for errors (see dwell_lua_pcall) */
     limits->L = L;
     limits->step = DWELL_LUA_HOOK_STEP;
+    limits->base_step = DWELL_LUA_HOOK_STEP;
     lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
   }
   return L;
@@ -32,6 +33,7 @@ static int dwell_lua_trampoline(lua_State *L) {
   limits->host_work = outer_work;
   if (enforce && results != DWELL_LUA_RAISE && limits->used > limits->limit) {
     lua_gc(L, LUA_GCCOLLECT, 0);
+    dwell_lua_refusal(limits); /* a full collection, as a refused allocation forces */
     if (limits->used > limits->limit) {
       if (!limits->refused) dwell_lua_where(L, limits->where, sizeof limits->where);
       limits->refused = 1;

@@ -151,6 +151,19 @@ enum UsageTable {
   /// script asking for endless names cannot fill the pack's memory for good.
   static let keptScreens = 64
 
+  /// The most bytes of a screen's or an action's name a script may ask for: every read of
+  /// the table's figures decodes the name, work no instruction counts (a name of megabytes
+  /// was milliseconds a read). Names the host records are far shorter.
+  static let nameLength = 1024
+
+  /// Raises, at the script's line, for a name longer than ``nameLength`` (nil: it is not).
+  private static func refuseLongName(_ state: LuaState, _ L: OpaquePointer, _ what: String) -> Int32? {
+    guard lua_rawlen(L, 1) > nameLength else { return nil }
+    return state.raise(
+      "\(state.whereCalled()) u.\(what): a name of \(lua_rawlen(L, 1)) bytes is longer than the \(nameLength) "
+        + "bytes a name may have (sandbox)")
+  }
+
   /// `u.screen(name)`: one read-only table per screen name, made at its first call and
   /// returned again after, whose fields read the figures of the moment (a table kept
   /// across calls never shows old figures).
@@ -159,6 +172,7 @@ enum UsageTable {
     guard lua_type(L, 1) == LUA_TSTRING else {
       return state.raise("\(state.whereCalled()) u.screen needs a screen name, as in u.screen(\"Lessons\")")
     }
+    if let refused = refuseLongName(state, L, "screen") { return refused }
     let tables = dwell_lua_upvalueindex(2)
     lua_settop(L, 1)
     lua_pushvalue(L, 1)
@@ -187,6 +201,7 @@ enum UsageTable {
     guard lua_type(L, 1) == LUA_TSTRING else {
       return state.raise("\(state.whereCalled()) u.action needs an action's name, as in u.action(\"quiz_done\")")
     }
+    if let refused = refuseLongName(state, L, "action") { return refused }
     lua_settop(L, 1)
     dwell_lua_pushhost(L, actionField, 1)
     readOnly(L)  // empty: every read goes to actionField
