@@ -183,7 +183,7 @@ long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowa
   limits->charge_next = 0;
   limits->clock_work = 0;
   limits->refusals = 0;
-  if (limits->nuls) limits->step = 1; /* a string made while loading: refused at once */
+  if (limits->nuls) limits->step = 1; /* a string the parser made (a literal): refused at once */
   lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, limits->step);
   limits->budget = allowance;
   limits->allowance = allowance;

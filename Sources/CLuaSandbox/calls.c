@@ -207,6 +207,18 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   long long start = dwell_lua_arm(L, limits, allowance, unit == DWELL_LUA_PER_TICK, time_ms);
   limits->enforce = 1;
   int status = dwell_lua_pcall(L, limits, nargs, nresults);
+  if (limits->fresh) dwell_lua_count_fresh(limits);
+  if (limits->nuls && status == LUA_OK && nresults >= 0) {
+    /* A string of too many NULs made by the call's last instruction (a tail call of a C
+     * function): no instruction ran after it, so the hook did not refuse it; the call does. */
+    lua_pop(L, nresults);
+    limits->exhausted = 3;
+    lua_pushfstring(L, "string limit exceeded (a string of more than %d NUL bytes, sandbox: comparing it would take "
+                       "milliseconds an instruction)", DWELL_LUA_STRING_NULS);
+    if (lua_tocfunction(L, 1) == dwell_lua_locate && lua_gettop(L) > 2) dwell_lua_place_at_function(L, limits, 2);
+    status = LUA_ERRRUN;
+  }
+  limits->nuls = 0;
   limits->enforce = 0;
   long long work = allowance - (limits->budget > 0 ? limits->budget : 0);
   long long spent = dwell_lua_monotonic_ns() - start;

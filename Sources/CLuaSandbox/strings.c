@@ -65,7 +65,7 @@ void dwell_lua_count_fresh(dwell_lua_limits *limits) {
     at++;
   }
   long long size = (long long)limits->fresh_size;
-  if (limits->enforce) limits->budget -= 1 + size / 16; /* the count, and the copy that made it */
+  if (limits->enforce) limits->budget -= 1 + size / 32; /* the count, and the copy that made it */
   if (nuls > DWELL_LUA_STRING_NULS && limits->enforce && !limits->nuls) limits->nuls = nuls;
   long long cost = size / 4 + nuls * DWELL_LUA_NS_PER_NUL;
   if (cost >= DWELL_LUA_COSTLY_NS) dwell_lua_keep(limits, block, cost);

@@ -88,7 +88,8 @@ enum PluginActions {
         let tier = state.collector.rules.first { $0.achievement == id && $0.tier != nil }
         // The search of the rules and the hint's comparisons, charged to the script.
         let searched = Int64(state.collector.rules.count + state.collector.unlockable.count)
-        dwell_lua_host_work(L, searched * 16 + Int64(Spelling.comparedAtMost) * 1024)
+        let compared = Int64(min(state.collector.unlockable.count, Spelling.comparedAtMost))
+        dwell_lua_host_work(L, searched * 16 + compared * 64)
         let hint =
           tier.map { ", but its tiers are (unlock one, as in p.unlock(\"\($0.id)\"))" }
           ?? Spelling.hint(for: id, in: state.collector.unlockable)
