@@ -89,6 +89,8 @@ typedef struct dwell_lua_limits {
                              before its count ran out (the whole step: the count is unknown) */
   long long clock_work;   /* work charged since the clock was last read */
   int refusals;           /* allocations refused during this call (each a full collection) */
+  long long overshoot_ns; /* the most a call stopped by its time limit ran past it (measured
+                             from its start on the coarse clock to its end on the precise one) */
 } dwell_lua_limits;
 
 #define DWELL_LUA_PER_CALL 0

@@ -222,6 +222,12 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   limits->enforce = 0;
   long long work = allowance - (limits->budget > 0 ? limits->budget : 0);
   long long spent = dwell_lua_monotonic_ns() - start;
+  if (limits->exhausted == 2) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long over = (long long)now.tv_sec * 1000000000LL + now.tv_nsec - start - time_ms * 1000000LL;
+    if (over > limits->overshoot_ns) limits->overshoot_ns = over;
+  }
   limits->last_work = work;
   if (limits->loading) {
     limits->load_work += work;
