@@ -77,6 +77,7 @@ extension Condition {
   /// name: `.screenTime(Condition.group(["Breathe", "Meditate"]), .minutes(10))`. The
   /// group's time runs while any of them is visible, counted once (two of them visible at
   /// once count once, not twice); its visits are theirs added up. Two or more names, each
-  /// once (``Rule/validate()`` says otherwise); the order does not change the figures.
+  /// once (``Tracker/Configuration/validate()`` says otherwise); the order does not change
+  /// the figures.
   public static func group(_ screens: [String]) -> String { ScreenGroup.name(screens) }
 }
