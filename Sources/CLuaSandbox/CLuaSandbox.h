@@ -22,6 +22,9 @@
 #endif
 #include <stddef.h>
 
+/// The costly strings the count hook keeps track of (see budget.c).
+#define DWELL_LUA_COSTLY 32
+
 /// Per-state limits, owned by the Swift side and reachable from the allocator's user data.
 typedef struct dwell_lua_limits {
   size_t used;           /* bytes allocated now */
@@ -32,7 +35,8 @@ typedef struct dwell_lua_limits {
   long long allowance;   /* work units the current call was given (for the message) */
   int per_tick;          /* 1 when the allowance is what is left of the pack's tick budget */
   int unit;              /* what the allowance is per, for the message: a DWELL_LUA_PER_ value */
-  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time */
+  int exhausted;         /* 0, or why the call was stopped: 1 instructions, 2 time, 3 a string of
+                            too many NULs, 4 too many allocations refused */
   long long deadline;    /* monotonic nanoseconds at which the call is stopped; 0: none */
   long long time_limit;  /* milliseconds the current call was given (for the message) */
   int refused;           /* 1 once the allocator refused a block during this call */
@@ -58,7 +62,8 @@ typedef struct dwell_lua_limits {
   /* The sustained budget (sustained.c): host time over app time. Set by the host: */
   long long sustained_ppm;       /* share of one core the pack may use, in millionths; 0: none */
   long long sustained_window_ns; /* app time the share is averaged over */
-  long long total_limit_ns;      /* host time the pack may take in all (the tools); 0: none */
+  long long total_limit_ns;      /* host time the pack may take in all (the tools, where a call
+                                    counts its work alone, at DWELL_LUA_NS_PER_UNIT); 0: none */
   /* Spent so far: */
   long long level_ns;     /* host time spent and not yet drained by app time (a leaky bucket) */
   long long last_instant; /* the app instant (monotonic ns) the level was last drained at */
@@ -69,6 +74,24 @@ typedef struct dwell_lua_limits {
   int over_total;         /* 1 once past total_limit_ns: throttled for good */
   int stopped;            /* 1 once throttled a whole window: the host disables the heaviest */
   int stop_reported;      /* 1 once the host reported the stop */
+  /* Work one instruction does that no count sees (budget.c): comparing a long string runs
+   * C loops over its bytes (strcoll per NUL-separated segment, memcmp), so the count hook
+   * runs more often while such a string is alive, and a string of too many NULs is refused.
+   * Kept by the allocator and the hook: */
+  void *fresh;            /* the newest long string, its bytes not yet counted */
+  size_t fresh_size;
+  struct { void *block; long long cost; } costly[DWELL_LUA_COSTLY]; /* ns one comparison may take */
+  int costly_count;
+  long long evicted_cost; /* the costliest string no longer in `costly` (it was full) */
+  long long worst_ns;     /* the most ns one instruction may spend on a string alive */
+  long long nuls;         /* NULs of a string the hook refuses (0: none) */
+  int base_step;          /* the count hook's step for the call without costly strings */
+  long long charge_next;  /* instructions the hook's next run charges, when it was re-armed
+                             before its count ran out (the whole step: the count is unknown) */
+  long long clock_work;   /* work charged since the clock was last read */
+  int refusals;           /* allocations refused during this call (each a full collection) */
+  long long overshoot_ns; /* the most a call stopped by its time limit ran past it (measured
+                             from its start on the coarse clock to its end on the precise one) */
 } dwell_lua_limits;
 
 #define DWELL_LUA_PER_CALL 0
@@ -78,7 +101,17 @@ typedef struct dwell_lua_limits {
 
 /// What a host function returns to raise the error message it left on the stack.
 #define DWELL_LUA_RAISE (-1)
-#define DWELL_LUA_HOOK_STEP 1000
+/// Instructions between two runs of the count hook (each reads the clock) when no costly
+/// string is alive: the strings below a long one's size compare in 10 µs at most (1 KiB of
+/// NULs), 2.5 ms for the step.
+#define DWELL_LUA_HOOK_STEP 250
+/// A string of this many bytes or more is a long one: its bytes are counted once made.
+#define DWELL_LUA_LONG_STRING 1024
+/// The most NULs a string may hold while scripts run (Lua compares strings with strcoll
+/// segment by segment, ~10 ns a segment: one `<` of 4 MB of NULs took 40 ms).
+#define DWELL_LUA_STRING_NULS 65536
+/// Allocations one call may have refused (each forces a full collection) before it stops.
+#define DWELL_LUA_REFUSALS 8
 
 /// A Swift function Lua calls through the trampoline (see dwell_lua_pushhost).
 typedef int (*dwell_lua_host_function)(lua_State *L);
@@ -108,8 +141,9 @@ int dwell_lua_tick_spent(const dwell_lua_limits *limits);
 /// nanoseconds of the engine's clock) and decides whether the pack waits (see sustained.c).
 void dwell_lua_sustain(dwell_lua_limits *limits, long long instant);
 
-/// Adds a call's cost to the sustained budget: its host time, and at least its work at the
-/// nominal nanoseconds per unit (so a fast machine and a manual clock count it alike).
+/// Adds a call's cost to the sustained budget: its host time (the processor time of the
+/// thread that ran it, `dwell_lua_thread_cpu_ns`; 0 in the tools), and at least its work at
+/// the nominal nanoseconds per unit (so a fast machine and a manual clock count it alike).
 void dwell_lua_spend(dwell_lua_limits *limits, long long work, long long host_ns);
 
 /// Ends a throttle: the pack's budget per tick back to its own.
@@ -121,6 +155,10 @@ void dwell_lua_unthrottle(dwell_lua_limits *limits);
 /// The monotonic clock the limits' deadlines are read on, in nanoseconds: for host work that
 /// checks a call's deadline between two of the count hook's looks at the clock.
 long long dwell_lua_monotonic_ns(void);
+
+/// The processor time the calling thread has used, in nanoseconds (the monotonic clock where
+/// the system has no such clock): what a call costs the sustained budget.
+long long dwell_lua_thread_cpu_ns(void);
 
 /// Pushes "<where> instruction budget exceeded (...)" for the current call.
 void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits, const char *where);

@@ -13,6 +13,7 @@ lua_State *dwell_lua_newstate(dwell_lua_limits *limits) {
     lua_pushnil(L); /* index 2: the function of the current call, for errors (see dwell_lua_pcall) */
     limits->L = L;
     limits->step = DWELL_LUA_HOOK_STEP;
+    limits->base_step = DWELL_LUA_HOOK_STEP;
     lua_sethook(L, dwell_lua_count_hook, LUA_MASKCOUNT, DWELL_LUA_HOOK_STEP);
   }
   return L;
@@ -32,6 +33,7 @@ static int dwell_lua_trampoline(lua_State *L) {
   limits->host_work = outer_work;
   if (enforce && results != DWELL_LUA_RAISE && limits->used > limits->limit) {
     lua_gc(L, LUA_GCCOLLECT, 0);
+    dwell_lua_refusal(limits); /* a full collection, as a refused allocation forces */
     if (limits->used > limits->limit) {
       if (!limits->refused) dwell_lua_where(L, limits->where, sizeof limits->where);
       limits->refused = 1;
@@ -203,11 +205,32 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   if (time_ms < 1) time_ms = 1;
   limits->unit = unit;
   long long start = dwell_lua_arm(L, limits, allowance, unit == DWELL_LUA_PER_TICK, time_ms);
+  /* The tools (a total bound set) count work alone: the same figures on any machine. */
+  int measured = limits->total_limit_ns == 0;
+  long long cpu_start = measured ? dwell_lua_thread_cpu_ns() : 0;
   limits->enforce = 1;
   int status = dwell_lua_pcall(L, limits, nargs, nresults);
+  if (limits->fresh) dwell_lua_count_fresh(limits);
+  if (limits->nuls && status == LUA_OK && nresults >= 0) {
+    /* A string of too many NULs made by the call's last instruction (a tail call of a C
+     * function): no instruction ran after it, so the hook did not refuse it; the call does. */
+    lua_pop(L, nresults);
+    limits->exhausted = 3;
+    lua_pushfstring(L, "string limit exceeded (a string of more than %d NUL bytes, sandbox: comparing it would take "
+                       "milliseconds an instruction)", DWELL_LUA_STRING_NULS);
+    if (lua_tocfunction(L, 1) == dwell_lua_locate && lua_gettop(L) > 2) dwell_lua_place_at_function(L, limits, 2);
+    status = LUA_ERRRUN;
+  }
+  limits->nuls = 0;
   limits->enforce = 0;
   long long work = allowance - (limits->budget > 0 ? limits->budget : 0);
   long long spent = dwell_lua_monotonic_ns() - start;
+  if (limits->exhausted == 2) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long long over = (long long)now.tv_sec * 1000000000LL + now.tv_nsec - start - time_ms * 1000000LL;
+    if (over > limits->overshoot_ns) limits->overshoot_ns = over;
+  }
   limits->last_work = work;
   if (limits->loading) {
     limits->load_work += work;
@@ -215,7 +238,10 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   } else {
     limits->tick_work += work;
     limits->tick_ns += spent;
-    dwell_lua_spend(limits, work, spent);
+    /* The sustained budget counts the thread's processor time in an app, work alone in the
+     * tools (the per-call and per-tick limits, backstops against a hang, count the wall
+     * clock's). */
+    dwell_lua_spend(limits, work, measured ? dwell_lua_thread_cpu_ns() - cpu_start : 0);
   }
   return status;
 }

@@ -55,6 +55,23 @@ static long long dwell_lua_span(long long from, long long to) {
   return to - from + 1;
 }
 
+/* The bytes table.concat(t, sep, from, ...) copies for `count` elements (already charged
+ * per element): each string's, a number's at most 44, and the separator's between them. The
+ * table has no __index (refused), so its elements are read raw, as concat reads them. */
+static long long dwell_lua_concat_bytes(lua_State *L, long long from, long long count) {
+  if (lua_type(L, 1) != LUA_TTABLE || count <= 0) return 0;
+  size_t sep = 0;
+  if (lua_type(L, 2) == LUA_TSTRING) lua_tolstring(L, 2, &sep);
+  if (count > LLONG_MAX / 2 / ((long long)sep + 45)) return LLONG_MAX;
+  long long bytes = (long long)sep * (count - 1);
+  for (long long i = 0; i < count; i++) {
+    int type = lua_rawgeti(L, 1, (lua_Integer)(from + i));
+    bytes += type == LUA_TSTRING ? (long long)lua_rawlen(L, -1) : 44;
+    lua_pop(L, 1);
+  }
+  return bytes;
+}
+
 /* `a < b` as table.sort compares without a comparator, charging the bytes two strings may
  * compare (the comparison itself is one C call, which no instruction count sees). */
 static int dwell_lua_less(lua_State *L) {
@@ -119,8 +136,11 @@ static int dwell_lua_bounded(lua_State *L) {
     if (lua_type(L, 1) == LUA_TSTRING) {
       lua_tolstring(L, 1, &length);
       work = dwell_lua_span(dwell_lua_opt(L, 2, 1), dwell_lua_opt(L, 3, dwell_lua_opt(L, 2, 1)));
-    } else if (lua_toboolean(L, lua_upvalueindex(3))) {
-      work = dwell_lua_span(dwell_lua_opt(L, 3, 1), lua_isnoneornil(L, 4) ? dwell_lua_len_of(L, 1) : dwell_lua_opt(L, 4, 0));
+    } else if (lua_toboolean(L, lua_upvalueindex(3))) { /* table.concat: its elements, then their bytes */
+      long long from = dwell_lua_opt(L, 3, 1), to = lua_isnoneornil(L, 4) ? dwell_lua_len_of(L, 1) : dwell_lua_opt(L, 4, 0);
+      work = dwell_lua_span(from, to);
+      dwell_lua_charge(L, work < 1 ? 1 : work);
+      work = dwell_lua_concat_bytes(L, from, work) / 8;
     } else {
       work = dwell_lua_span(dwell_lua_opt(L, 2, 1), lua_isnoneornil(L, 3) ? dwell_lua_len_of(L, 1) : dwell_lua_opt(L, 3, 0));
     }

@@ -21,6 +21,14 @@ void dwell_lua_charge(lua_State *L, long long work);
 long long dwell_lua_arm(lua_State *L, dwell_lua_limits *limits, long long allowance, int per_tick,
                         long long time_limit_ms);
 
+void dwell_lua_refusal(dwell_lua_limits *limits);
+
+/* strings.c */
+void dwell_lua_count_fresh(dwell_lua_limits *limits);
+void dwell_lua_new_string(dwell_lua_limits *limits, void *block, size_t size);
+void dwell_lua_forget(dwell_lua_limits *limits, void *block);
+int dwell_lua_string_step(const dwell_lua_limits *limits, int base);
+
 /* calls.c */
 int dwell_lua_locate(lua_State *L);
 int dwell_lua_pcall(lua_State *L, dwell_lua_limits *limits, int nargs, int nresults);

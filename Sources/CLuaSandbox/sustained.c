@@ -1,5 +1,7 @@
 /*
- * The sustained budget of a pack: the host time its scripts take, averaged over app time.
+ * The sustained budget of a pack: the host time its scripts take (the processor time of the
+ * thread that runs each call: waiting descheduled on a loaded machine is not the pack's),
+ * averaged over app time.
  * Each call's cost fills a leaky bucket that app time drains at the pack's share of one
  * core; once the bucket is full the pack is throttled until it is half empty: its budget per
  * tick is cut to its share of a second (so a check or plugin over its part of that is

@@ -6,7 +6,9 @@ internal import Foundation
 /// A rule pack as a balance run uses it: read once, then instantiated per simulated user.
 ///
 /// A pack with scripted checks or plugins keeps state in its Lua state (plugin state,
-/// disabled checks), so every user gets a fresh one, as a fresh install would; a
+/// disabled checks, the scripts' upvalues), so every user gets a fresh one, as a fresh
+/// install would: the pack's files run again in a new state, but their definitions are
+/// parsed and validated once per run, not once per user (`LuaRulePack.reinstalled()`). A
 /// declarative pack's rules are plain values and are shared.
 package struct BalancePack: Sendable {
   /// What the report says about a rule.
@@ -29,10 +31,15 @@ package struct BalancePack: Sendable {
   package let plugins: [String]
   /// Whether each user needs a fresh Lua state (scripted checks or plugins).
   package let stateful: Bool
-  private let scripts: [(name: String, text: String)]?
-  /// The Lua pack's name (`LuaRulePack.name(ofPath:)`), which keys its plugins' states.
-  private let name: String?
+  /// The pack as loaded, for a stateful pack: each user's is a reinstall of it.
+  private let loaded: LuaRulePack?
   private let shared: [Rule]
+  /// The base levels the loaded pack's rules validated with (validation does not depend on
+  /// the rest of the base, or on the user).
+  private let validated = Locked<[[Level]]>([])
+  /// Whether each user's pack is a reinstall of the loaded one (`false`: the files loaded in
+  /// full for each user, as before; for tests comparing the two).
+  package var reinstalls = true
 
   /// Reads a pack: a `.json` rules file, a `.lua` file or a directory of them.
   ///
@@ -45,20 +52,18 @@ package struct BalancePack: Sendable {
     }
     if isDirectory.boolValue || path.hasSuffix(".lua") {
       let pack = try LuaRulePack(contentsOf: path, limits: .tools)  // named as a tracker names it
-      name = pack.name
       levels = pack.levels
       plugins = pack.plugins
       stateful = !pack.plugins.isEmpty || pack.rules.contains { Self.isScripted($0.condition) }
-      self.scripts = pack.scripts
+      loaded = stateful ? pack : nil
       shared = stateful ? [] : pack.rules
       rules = pack.rules.map(Self.info)
     } else {
       let source = try RuleSource.load(path)
-      name = nil
       levels = []
       plugins = []
       stateful = false
-      scripts = nil
+      loaded = nil
       shared = source.rules
       rules = source.rules.map(Self.info)
     }
@@ -83,14 +88,24 @@ package struct BalancePack: Sendable {
   package func configuration(
     base: Engine.Configuration, diagnostics: (@Sendable (String) -> Void)? = nil
   ) throws(RuleError) -> Engine.Configuration {
-    guard stateful, let scripts else {
+    guard stateful, let loaded else {
       var configuration = try RuleSet(rules: shared).validated(base: base)
       configuration.levels = base.levels + levels
       return configuration
     }
-    let pack = try LuaRulePack(scripts: scripts, name: name)
+    guard reinstalls else {
+      let pack = try LuaRulePack(scripts: loaded.scripts, name: loaded.name)
+      if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
+      return try RuleSet(pack: pack).validated(base: base)
+    }
+    if !validated.withLock({ $0.contains(base.levels) }) {
+      _ = try RuleSet(pack: loaded).validated(base: base)
+      validated.withLock { $0.append(base.levels) }
+    }
+    // Each user's state has the default limits, as it had when each user loaded the files.
+    let pack = try loaded.reinstalled(limits: ScriptLimits())
     if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
-    return try RuleSet(pack: pack).validated(base: base)
+    return RuleSet(pack: pack).configuration(base: base)
   }
 
   /// The level index reached with `points` (0 with no levels).

@@ -26,7 +26,10 @@ enum SimulationPart: String {
 /// The simulation figures (or one `only` part of them), reported through `report`.
 @MainActor func simulationFigures(quick: Bool, packs: String, scratch: URL, only: SimulationPart? = nil) throws {
   if only != .balance { try eventFigures(quick: quick, packs: packs, scratch: scratch) }
-  if only != .events { try balanceFigures(quick: quick, packs: packs) }
+  if only != .events {
+    try balanceFigures(quick: quick, packs: packs)
+    try balanceSpeedFigures(quick: quick, packs: packs, scratch: scratch)
+  }
   let peak = peakMiB()
   report("balance_peak_rss_mb", peak, "MiB", target: "≤ 256", pass: peak <= 256)
 }

@@ -136,7 +136,13 @@ struct RuleBook {
     }
     guard !waiting.isEmpty || !recurring.isEmpty else { return [] }
     let span = accountant.span(at: m)
-    var context = Context(m: m, today: span.day, appSlot: appSlot, dayStart: m == span.start, unlocked: unlocked)
+    // The unlocked rules are moved into the context for the gates and moved back before
+    // any is added: a copy held by the context made each unlock copy them all (40,000
+    // rules unlocking one after another: 40,000 copies of up to 40,000 records).
+    var context = Context(m: m, today: span.day, appSlot: appSlot, dayStart: m == span.start)
+    swap(&context.unlocked, &unlocked)
+    var movedBack = false
+    defer { if !movedBack { swap(&context.unlocked, &unlocked) } }
     swap(&context.latches, &latches)
     defer { swap(&context.latches, &latches) }
     // Recurring earnings first: their points count toward `points` at this instant.
@@ -148,7 +154,7 @@ struct RuleBook {
       waiting.climb(ladder, to: waiting.value(of: ladder, accountant), into: &reached, examined: &examined)
     }
     let climbed = reached.count
-    if hasGates { for index in reached { context.reach(rules[index], unlocked[rules[index].id] == nil) } }
+    if hasGates { for index in reached { context.reach(rules[index], context.unlocked[rules[index].id] == nil) } }
     // With gates, again while rules unlock: a rule may need one that unlocked just now.
     var from = climbed
     repeat {
@@ -159,7 +165,7 @@ struct RuleBook {
         context.window = rules[index].range
         if Self.holds(rules[index].condition, &context, accountant, slots: qualifierSlots, qualifiers, node: 0) {
           reached.append(index)
-          if hasGates { context.reach(rules[index], unlocked[rules[index].id] == nil) }
+          if hasGates { context.reach(rules[index], context.unlocked[rules[index].id] == nil) }
         }
       }
     } while hasGates && reached.count > from
@@ -167,6 +173,8 @@ struct RuleBook {
       let held = reached[climbed...]
       waiting.others.removeAll { held.contains($0) }
     }
+    swap(&context.unlocked, &unlocked)
+    movedBack = true
     guard !reached.isEmpty else { return records }
     for index in reached.sorted() where unlocked[rules[index].id] == nil {
       let rule = rules[index]

@@ -11,13 +11,34 @@ package enum Spelling {
     // its length times theirs (a pack's megabyte key).
     guard word.utf8.count <= 256 else { return nil }
     let limit = max(1, min(2, word.count / 3))
+    // Only words of about its length can be near (an edit changes a character, at most 4
+    // bytes), found in one pass of O(1) counts; past `comparedAtMost` of them there is no
+    // hint (a pack's 20,000 ids would cost that many edit distances for one message).
+    let length = word.utf8.count
+    var near: [String] = []
+    for candidate in known where abs(candidate.utf8.count - length) <= 4 * limit {
+      guard near.count < comparedAtMost else { return nil }
+      near.append(candidate)
+    }
+    let letters = Array(word.lowercased())
     var best: (word: String, distance: Int)?
-    for candidate in known.sorted() {
-      let distance = editDistance(Array(word.lowercased()), Array(candidate.lowercased()))
-      if distance <= limit, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+    for candidate in near {
+      let distance = editDistance(letters, Array(candidate.lowercased()))
+      // The nearest, and of those the first in sorted order, whatever order `known` has.
+      guard distance <= limit, let current = best else {
+        if distance <= limit { best = (candidate, distance) }
+        continue
+      }
+      if distance < current.distance || (distance == current.distance && candidate < current.word) {
+        best = (candidate, distance)
+      }
     }
     return best?.word
   }
+
+  /// The most words ``closest(to:in:)`` compares with: with more of about the word's length,
+  /// it gives no hint.
+  package static let comparedAtMost = 200
 
   /// " (did you mean 'when'?)" or "".
   package static func hint(for word: String, in known: some Sequence<String>) -> String {

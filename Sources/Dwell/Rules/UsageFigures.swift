@@ -63,8 +63,29 @@ package struct UsageFigures: Sendable {
       guard let index = screenIndex[name] else { return Screen(seconds: 0, visits: 0, todaySeconds: 0) }
       place = index
     }
-    let usage = screens[Int(place)]
-    return Screen(
+    return Self.figures(of: screens[Int(place)], today: today)
+  }
+
+  /// ``screen(_:place:)`` for the Lua runtime's `u.screen(name)` tables, read several times
+  /// a tick: through a pointer to the figures (none of them copied), the name given as its
+  /// UTF-8 bytes and made a `String` only when `place` is not that screen's (the same figures
+  /// and places as ``screen(_:place:)``: a name equal but for its bytes is found by name).
+  package static func screen(
+    in usage: UnsafePointer<UsageFigures>, named name: UnsafeRawBufferPointer, place: inout Int32
+  ) -> Screen {
+    if place < 0 || Int(place) >= usage.pointee.screens.count
+      || !usage.pointee.screens[Int(place)].name.utf8.elementsEqual(name)
+    {
+      guard let index = usage.pointee.screenIndex[String(decoding: name, as: UTF8.self)] else {
+        return Screen(seconds: 0, visits: 0, todaySeconds: 0)
+      }
+      place = index
+    }
+    return figures(of: usage.pointee.screens[Int(place)], today: usage.pointee.today)
+  }
+
+  private static func figures(of usage: borrowing ScreenUsage, today: Day) -> Screen {
+    Screen(
       seconds: Double(usage.tally.nanos) / 1e9, visits: usage.visits,
       todaySeconds: Double(usage.tally.nanos(on: today)) / 1e9)
   }

@@ -47,6 +47,7 @@ enum LuaDefinitions {
     let kind = achievement ? "achievement" : "unlock"
     if let refusal = afterLoading(state, "\(kind) \"\(clip(id, 64))\"", place: place) { return refusal }
     state.collector.pending[id] = nil
+    if state.collector.replaying { return replay(state, id: id) }
     // Parse with the stack in order, then raise with nothing left to pop. The ids are taken
     // only now that the whole definition holds: one that fails (inside a `pcall`, say)
     // leaves no id a plugin could unlock.
@@ -59,6 +60,7 @@ enum LuaDefinitions {
         state.collector.unlockable.insert(rule.id)
       }
       state.collector.rules += rules
+      state.collector.defined.append(id)
       state.charge(Int64(rules.count * ScriptLimits.workPerDefinition))
       return 0
     case .failure(let failure):

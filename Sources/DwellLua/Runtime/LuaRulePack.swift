@@ -37,6 +37,11 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   /// The scripts and limits it was loaded from (`loadedAfresh()` loads them afresh).
   package let scripts: [(name: String, text: String)]
   package let limits: ScriptLimits
+  /// What this load found, for loading the scripts again without parsing them (``reinstalled()``).
+  let known: Known
+  /// Whether this load parsed the definitions (`false` for a reinstall that took a
+  /// first load's rules).
+  package let parsedDefinitions: Bool
 
   /// Loads scripts given as (name, text) pairs, in order, into one state.
   ///
@@ -45,8 +50,17 @@ public final class LuaRulePack: UsageListener, StatefulListener {
   ///   and `check`, a repeated id, or a declarative condition the JSON form would reject.
   ///   - name: the pack's name (see ``name``); by default the folder's or the single file's
   ///     name without `.lua`.
-  public init(
+  public convenience init(
     scripts: [(name: String, text: String)], limits: ScriptLimits = ScriptLimits(), name: String? = nil
+  ) throws(RuleError) {
+    try self.init(scripts: scripts, limits: limits, name: name, known: nil)
+  }
+
+  /// Loads the scripts; with `known` (what a load of the same scripts found), their
+  /// definitions are not parsed again (``reinstalled()``), and it throws when they define
+  /// other ids this time.
+  init(
+    scripts: [(name: String, text: String)], limits: ScriptLimits, name: String?, known: Known?
   ) throws(RuleError) {
     let state: LuaState
     do {
@@ -57,6 +71,7 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     } catch {
       throw RuleError(error.message)
     }
+    state.collector.replaying = known != nil
     for script in scripts {
       state.collector.file = script.name
       do {
@@ -67,6 +82,11 @@ public final class LuaRulePack: UsageListener, StatefulListener {
     }
     if let unfinished = LuaDefinitions.unfinished(state) { throw unfinished }
     state.actions.removeAll()
+    if let known { try Self.adopt(known, in: state) }
+    parsedDefinitions = known == nil
+    self.known = Known(
+      rules: state.collector.rules, defined: state.collector.defined, ids: state.collector.ids,
+      unlockable: state.collector.unlockable)
     rules = state.collector.rules
     levels = state.collector.levels
     plugins = Array(Set(state.collector.subscriptions.values.joined())).sorted()

@@ -47,7 +47,7 @@ extension LuaRuntime {
         lua_settop(state.L, top)
         failures.append(ScriptError("plugin '\(plugin)': its state could not be reset (\(error.message))"))
       }
-      box.lastStates[plugin] = nil
+      box.lastStates.forget(plugin)
       box.savedStates[plugin] = nil
       box.unsaved[index] = true
     }

@@ -60,7 +60,7 @@ extension LuaRuntime {
         if let number { lua_pushinteger(L, lua_Integer(number)) }
         box.unsaved[index] = true
         do {
-          defer { if state.lastWork > 0 { box.costs["plugin:" + plugin, default: 0] += state.lastWork } }
+          defer { if state.lastWork > 0 { box.costs[costKeys[index], default: 0] += state.lastWork } }
           let arguments: Int32 = (sole == LUA_NOREF ? 4 : 2) + (number == nil ? 0 : 1)
           try state.protectedCall(arguments: arguments, results: 0, usage: usage)
           if !state.actions.isEmpty { actions += state.actions }
@@ -96,15 +96,27 @@ extension LuaRuntime {
       var actions: [UsageAction] = box.quarantined.map { .saveState(source: "quarantine:" + $0.0, data: $0.1) }
       box.quarantined.removeAll()
       let state = box.state
+      // Reading, writing out and checking the states is the pack's work: charged to it.
+      let started = state.hostWorkStart()
+      var written = 0  // bytes of states written out
+      defer { state.chargeHostWork(since: started, work: Int64(written / 4)) }
+      var packBytes = box.savedStates.values.reduce(0) { $0 + $1.utf8.count }
       for index in plugins.indices where box.unsaved[index] {
         box.unsaved[index] = false
         let plugin = plugins[index]
         pushState(index, state)
         do throws(ScriptError) {
           // Compared byte for byte: `String.==` takes "é" and "e" + U+0301 as equal.
-          if let saved = try savedState(state, plugin, &box.lastStates),
-            box.savedStates[plugin].map({ $0.utf8.elementsEqual(saved.utf8) }) != true
-          {
+          let text = try savedState(state, plugin, &box.lastStates)
+          written += text?.utf8.count ?? 0
+          if let saved = text, box.savedStates[plugin].map({ $0.utf8.elementsEqual(saved.utf8) }) != true {
+            let others = packBytes - (box.savedStates[plugin]?.utf8.count ?? 0)
+            guard saved.utf8.count <= Self.packStateBytes - others else {
+              throw ScriptError(
+                "its state (\(saved.utf8.count / 1024) KiB) would take the states of the pack's plugins past "
+                  + "\(Self.packStateBytes >> 20) MiB in all (sandbox limit)")
+            }
+            packBytes = others + saved.utf8.count
             box.savedStates[plugin] = saved
             actions.append(.saveState(source: namespace + plugin, data: saved))
           }
@@ -125,6 +137,11 @@ extension LuaRuntime {
     report(failures)
     return actions
   }
+
+  /// The bytes the saved states of a pack's plugins may add up to (each at most 64 KiB): what
+  /// the host keeps of them, in memory and in the store, stays bounded however many plugins
+  /// the pack has.
+  static let packStateBytes = 1 << 20
 
   /// Whether a plugin ran since its state was last saved.
   var hasUnsavedStates: Bool { box.withLock { $0.unsaved.contains(true) } }
@@ -153,12 +170,12 @@ extension LuaRuntime {
   /// passed every check then, so it is not read again. Any other is read whole within the
   /// sandbox's bounds on size, depth and cycles, written out, measured and parsed again.
   fileprivate func savedState(
-    _ state: LuaState, _ plugin: String, _ last: inout [String: JSONValue]
+    _ state: LuaState, _ plugin: String, _ last: inout StateCache
   ) throws(ScriptError) -> String? {
     let L = state.L
     defer { dwell_lua_pop(L, 1) }
     if let previous = last[plugin], state.matches(previous, at: -1) { return nil }
-    last[plugin] = nil
+    last.forget(plugin)
     let value: JSONValue
     do {
       value = try state.json(at: -1, plain: true, root: "state")
@@ -172,7 +189,7 @@ extension LuaRuntime {
     guard (try? JSONParser.parse(text)) != nil else {
       throw ScriptError("its state cannot be saved: it would not load")
     }
-    last[plugin] = value
+    last.keep(value, bytes: text.utf8.count, for: plugin)
     return text
   }
 
@@ -202,7 +219,7 @@ extension LuaRuntime {
           try state.protectedCall(arguments: 2, results: 0)
           // An adopted state is not saved under the pack's key yet: the next save writes it.
           box.savedStates[plugin] = adopted ? nil : text
-          box.lastStates[plugin] = nil
+          box.lastStates.forget(plugin)
           if adopted { box.unsaved[index] = true }
         } catch {
           lua_settop(state.L, top)

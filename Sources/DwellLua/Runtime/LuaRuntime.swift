@@ -26,7 +26,7 @@ final class LuaRuntime: Sendable {
     var savedStates: [String: String] = [:]
     /// The value each plugin's state had when last read whole, to skip writing out and
     /// checking again a state no handler changed (see `savedState`).
-    var lastStates: [String: JSONValue] = [:]
+    var lastStates = StateCache()
     /// The day the usage table's date and weekday were set for.
     var usageDay: Day?
     /// Work each check ("rule") or plugin ("plugin:name") did in the current tick.
@@ -49,6 +49,8 @@ final class LuaRuntime: Sendable {
   let soleHandlers: [[Int32]]
   let pluginRefs: [Int32]
   let eventRefs: [Int32]
+  /// Each plugin's key in the costs (`plugin:name`), made once rather than at every call.
+  let costKeys: [String]
   /// Where the pack's plugins keep their states: `lua:<pack>/<plugin>` (see
   /// ``namespace(of:)``).
   let namespace: String
@@ -76,6 +78,7 @@ final class LuaRuntime: Sendable {
       references.append(state.reference())
     }
     pluginRefs = Array(references.prefix(plugins.count))
+    costKeys = plugins.map { "plugin:" + $0 }
     eventRefs = Array(references.dropFirst(plugins.count))
     namespace = Self.namespace(of: pack)
     box = Locked(Box(state: state, unsaved: Array(repeating: false, count: plugins.count)))
@@ -199,7 +202,12 @@ final class LuaRuntime: Sendable {
     }
   }
 
-  var published: [String: [String: JSONValue]] { box.withLock { $0.state.published } }
+  /// What plugins published, by plugin and key (the texts kept, read back; a text that
+  /// does not parse, which rendering never makes, reads as `null`).
+  var published: [String: [String: JSONValue]] {
+    let texts = box.withLock { $0.state.published }
+    return texts.mapValues { $0.mapValues { (try? JSONParser.parse($0)) ?? .null } }
+  }
 
   /// Sets `host.name`: raw, in a protected call, within the sandbox's value limits.
   func setHost(_ name: String, value: JSONValue) {

@@ -14,6 +14,9 @@ extension PluginActions {
     }
     let id = state.describe(3, atMost: LuaState.idLength + 1)
     guard state.collector.unlockable.contains(id) else {
+      // The search and the hint's comparisons, charged to the script (as for p.unlock).
+      let ids = state.collector.unlockable.count
+      dwell_lua_host_work(L, Int64(ids) * 16 + Int64(min(ids, Spelling.comparedAtMost)) * 64)
       return state.raise(
         "\(place) progress '\(clip(id, 64))': not a rule of this pack\(Spelling.hint(for: id, in: state.collector.unlockable)); "
           + "a plugin reports progress only for a rule its own pack declares")

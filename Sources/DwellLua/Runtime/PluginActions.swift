@@ -16,6 +16,11 @@ enum PluginActions {
     /// Reports waiting to be delivered (by the runtime, outside the state's lock).
     var reports: [ScriptError] = []
 
+    /// Whether one more action fits in the tick of `instant` (nothing counted).
+    func hasRoom(at instant: MonotonicInstant, limits: ScriptLimits) -> Bool {
+      instant.nanoseconds / 1_000_000_000 != tick || inTick < limits.actionsPerTick
+    }
+
     /// Whether one more action fits; if not, queues one report for `plugin` and `kind`.
     mutating func admit(
       _ kind: String, plugin: String, instant: MonotonicInstant, limits: ScriptLimits, place: String,
@@ -81,6 +86,10 @@ enum PluginActions {
       guard state.collector.unlockable.contains(id) else {
         // An achievement with tiers is its tiers: name the first, or the nearest id.
         let tier = state.collector.rules.first { $0.achievement == id && $0.tier != nil }
+        // The search of the rules and the hint's comparisons, charged to the script.
+        let searched = Int64(state.collector.rules.count + state.collector.unlockable.count)
+        let compared = Int64(min(state.collector.unlockable.count, Spelling.comparedAtMost))
+        dwell_lua_host_work(L, searched * 16 + compared * 64)
         let hint =
           tier.map { ", but its tiers are (unlock one, as in p.unlock(\"\($0.id)\"))" }
           ?? Spelling.hint(for: id, in: state.collector.unlockable)
@@ -104,12 +113,17 @@ enum PluginActions {
     default:  // publish
       guard lua_type(L, 3) == LUA_TSTRING else { return state.raise("\(place) publish needs a key") }
       let key = clip(state.describe(3, atMost: 4 * 128 + 4), 128)
+      // Past the tick's limit the value is dropped: said before any work converting it.
+      guard state.output.hasRoom(at: state.now, limits: limits) || admit("publishes", counts: false) else {
+        return 0
+      }
       let value: JSONValue
       switch Result(catching: { () throws(ScriptError) in try state.json(at: 4) }) {
       case .success(let v): value = v
       case .failure(let error): return state.raise("\(place) publish: \(error.message)")
       }
-      guard value.rendered().utf8.count <= publishedBytes else {
+      let text = value.rendered()
+      guard text.utf8.count <= publishedBytes else {
         return state.raise("\(place) publish '\(key)': the value is larger than \(publishedBytes / 1024) KiB")
       }
       let keys = state.published[plugin]?.count ?? 0
@@ -117,7 +131,7 @@ enum PluginActions {
         return state.raise("\(place) publish '\(key)': a plugin publishes at most \(publishedKeys) keys")
       }
       guard admit("publishes", counts: false) else { return 0 }
-      state.published[plugin, default: [:]][key] = value
+      state.published[plugin, default: [:]][key] = text
     }
     return 0
   }

@@ -151,14 +151,30 @@ enum UsageTable {
   /// script asking for endless names cannot fill the pack's memory for good.
   static let keptScreens = 64
 
+  /// The most bytes of a screen's or an action's name a script may ask for: every read of
+  /// the table's figures decodes the name, work no instruction counts (a name of megabytes
+  /// was milliseconds a read). Names the host records are far shorter.
+  static let nameLength = 1024
+
+  /// Raises, at the script's line, for a name longer than ``nameLength`` (nil: it is not).
+  private static func refuseLongName(_ L: OpaquePointer, _ what: String) -> Int32? {
+    guard lua_rawlen(L, 1) > nameLength else { return nil }
+    guard let state = LuaState.owner(L) else { return 0 }
+    return state.raise(
+      "\(state.whereCalled()) u.\(what): a name of \(lua_rawlen(L, 1)) bytes is longer than the \(nameLength) "
+        + "bytes a name may have (sandbox)")
+  }
+
   /// `u.screen(name)`: one read-only table per screen name, made at its first call and
   /// returned again after, whose fields read the figures of the moment (a table kept
   /// across calls never shows old figures).
   private static let screen: dwell_lua_host_function = { L in
-    guard let L, let state = LuaState.owner(L) else { return 0 }
+    guard let L else { return 0 }
     guard lua_type(L, 1) == LUA_TSTRING else {
+      guard let state = LuaState.owner(L) else { return 0 }
       return state.raise("\(state.whereCalled()) u.screen needs a screen name, as in u.screen(\"Lessons\")")
     }
+    if let refused = refuseLongName(L, "screen") { return refused }
     let tables = dwell_lua_upvalueindex(2)
     lua_settop(L, 1)
     lua_pushvalue(L, 1)
@@ -187,6 +203,7 @@ enum UsageTable {
     guard lua_type(L, 1) == LUA_TSTRING else {
       return state.raise("\(state.whereCalled()) u.action needs an action's name, as in u.action(\"quiz_done\")")
     }
+    if let refused = refuseLongName(L, "action") { return refused }
     lua_settop(L, 1)
     dwell_lua_pushhost(L, actionField, 1)
     readOnly(L)  // empty: every read goes to actionField
@@ -196,7 +213,8 @@ enum UsageTable {
   /// Reads `count`, `today_count` or (in a recurring rule's check) `period_count` of an
   /// action's table (nil for another key, or outside a call).
   private static let actionField: dwell_lua_host_function = { L in
-    guard let (_, usage, field, name) = fieldRead(L) else { return 0 }
+    guard let (_, usage, field, bytes) = fieldRead(L) else { return 0 }
+    let name = String(decoding: bytes, as: UTF8.self)
     let figures = usage.pointee.action(name)
     if field.named("count") {
       lua_pushinteger(L, lua_Integer(figures.count))
@@ -218,7 +236,7 @@ enum UsageTable {
     guard let (state, usage, field, name) = fieldRead(L) else { return 0 }
     let known = Int32(truncatingIfNeeded: lua_tointegerx(L, dwell_lua_upvalueindex(3), nil))
     var place = known
-    let figures = usage.pointee.screen(name, place: &place)
+    let figures = UsageFigures.screen(in: usage, named: name, place: &place)
     if place != known {
       lua_pushinteger(L, lua_Integer(place))
       lua_copy(L, -1, dwell_lua_upvalueindex(3))
@@ -232,7 +250,7 @@ enum UsageTable {
     } else if field.named("today_seconds") {
       lua_pushnumber(L, figures.todaySeconds)
     } else if field.named("period_seconds") || field.named("period_visits") {
-      guard let period = usage.pointee.screenPeriod(name) else { return 0 }
+      guard let period = usage.pointee.screenPeriod(String(decoding: name, as: UTF8.self)) else { return 0 }
       if field.named("period_visits") {
         lua_pushinteger(L, lua_Integer(period.visits))
       } else {
@@ -244,11 +262,12 @@ enum UsageTable {
     return 1
   }
   /// What a read of a figures table's key (`u.screen(name).seconds`, `u.action(name).count`)
-  /// needs: the state, the figures of the call under way, the key's bytes, and the name the
-  /// table was made for (its upvalue 2). `nil` outside a call or for a key that is no string.
+  /// needs: the state, the figures of the call under way, the key's bytes, and the bytes of
+  /// the name the table was made for (its upvalue 2, which the table keeps alive). `nil`
+  /// outside a call or for a key that is no string.
   private static func fieldRead(
     _ L: OpaquePointer?
-  ) -> (LuaState, UnsafePointer<UsageFigures>, UnsafeRawBufferPointer, String)? {
+  ) -> (LuaState, UnsafePointer<UsageFigures>, UnsafeRawBufferPointer, UnsafeRawBufferPointer)? {
     guard let state = LuaState.owner(L), let usage = state.current, lua_type(L, 2) == LUA_TSTRING else { return nil }
     var keyLength = 0
     var nameLength = 0
@@ -256,9 +275,7 @@ enum UsageTable {
       let name = lua_tolstring(L, dwell_lua_upvalueindex(2), &nameLength)
     else { return nil }
     let field = UnsafeRawBufferPointer(start: key, count: keyLength)
-    return (
-      state, usage, field, String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self)
-    )
+    return (state, usage, field, UnsafeRawBufferPointer(start: name, count: nameLength))
   }
 }
 

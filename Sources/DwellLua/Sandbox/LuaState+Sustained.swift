@@ -19,6 +19,22 @@ extension LuaState {
     c.pointee.throttled_ns = 0
   }
 
+  /// Whether calls count their processor time (an app), or their work alone (the tools,
+  /// which bound a run's total: the same figures on any machine, under any load).
+  var measuresHostTime: Bool { c.pointee.total_limit_ns == 0 }
+
+  /// The processor time the thread has used, to charge the host work that follows to the
+  /// pack (``chargeHostWork(since:work:)``); 0 in the tools.
+  func hostWorkStart() -> Int64 { measuresHostTime ? dwell_lua_thread_cpu_ns() : 0 }
+
+  /// Charges to the sustained budget host work done for the pack outside its calls, such as
+  /// saving its plugins' states: the processor time since `start` (``hostWorkStart()``), and
+  /// at least `work` units (all the tools count).
+  func chargeHostWork(since start: Int64, work: Int64) {
+    let spent = measuresHostTime ? dwell_lua_thread_cpu_ns() - start : 0
+    if spent > 0 || work > 0 { dwell_lua_spend(c, max(work, 0), max(spent, 0)) }
+  }
+
   /// The pack's budget per tick now: ``ScriptLimits/instructionsPerTick``, or its sustained
   /// share of a second while throttled.
   var tickWork: Int64 { c.pointee.per_tick_work }

@@ -49,13 +49,21 @@ final class LuaState {
     var places: [String: String] = [:]
     /// Definitions named but not yet given their table (see ``LuaDefinitions``).
     var pending: [String: LuaDefinitions.Pending] = [:]
+    /// The ids of the definitions that held, in the order they ran.
+    var defined: [String] = []
+    /// Loading again scripts whose rules are known (``LuaRulePack/reinstalled()``): a
+    /// definition is not parsed, only its check functions are kept, in `checks`.
+    var replaying = false
+    var checks: [Int32] = []
   }
 
   /// Actions plugins asked for during the current dispatch, and the pack's output so far.
   @exclusivity(unchecked) var actions: [UsageAction] = []
   @exclusivity(unchecked) var output = PluginActions.Output()
-  /// What plugins published, by plugin and key.
-  var published: [String: [String: JSONValue]] = [:]
+  /// What plugins published, by plugin and key, as JSON text: kept as text, a value costs
+  /// the host its bytes (at most 16 KiB a key), where a tree of it could cost sixty times
+  /// as much (``LuaRuntime/published`` reads it back).
+  var published: [String: [String: String]] = [:]
   /// Functions the host exposes as `host.name(...)`.
   var hostFunctions: [String: @Sendable ([JSONValue]) -> JSONValue] = [:]
   /// The instant of the current dispatch (for notifications).

@@ -45,14 +45,17 @@ public struct ScriptLimits: Sendable {
   /// app use (the engine's monotonic clock): 0.01 is 1 %. Past it the pack's checks and
   /// plugins wait until its use falls back to half a minute's share; a pack that waits a
   /// minute of app use in all is disabled, with one ``ScriptError``. A call counts its host
-  /// time, and at least 3 ns for each unit of work. Clamped to 0...1; 0 turns it off; not a
+  /// time (its thread's processor time, not the wait of a busy device), and at least 3 ns for
+  /// each unit of work. Clamped to 0...1; 0 turns it off; not a
   /// number is the default. Default 0.01.
   public var sustainedShare: Double
   /// The app time ``sustainedShare`` is averaged over.
   package var sustainedWindow: Duration = .seconds(60)
   /// Host time the pack's scripts may take in all, for the tools (a replay or a simulated
   /// user, where app time runs far faster than a person's): past it the pack's checks and
-  /// plugins are disabled, with one ``ScriptError``. nil: no bound (an app).
+  /// plugins are disabled, with one ``ScriptError``. nil: no bound (an app). With a bound, a
+  /// call counts its work alone (3 ns a unit), not the clock: a run gives the same figures
+  /// on any machine and under any load.
   package var totalHostTime: Duration?
 
   /// Creates limits; the defaults suit rule packs.

@@ -47,7 +47,8 @@ import Testing
 
   /// The sandbox's C files (`Sources/CLuaSandbox`): compiled on top of either Lua.
   static let sandbox = [
-    "allow-list.c", "budget.c", "calls.c", "libraries.c", "load.c", "match-library.c", "match.c", "sustained.c",
+    "allow-list.c", "budget.c", "calls.c", "libraries.c", "load.c", "match-library.c", "match.c", "strings.c",
+    "sustained.c",
   ]
 
   /// How SwiftPM sees CLua in a copy of the package: its kind, its source files, and what
