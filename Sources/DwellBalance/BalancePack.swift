@@ -94,7 +94,7 @@ package struct BalancePack: Sendable {
       return configuration
     }
     guard reinstalls else {
-      let pack = try LuaRulePack(scripts: loaded.scripts, name: loaded.name)
+      let pack = try LuaRulePack(scripts: loaded.scripts, limits: .tools, name: loaded.name)
       if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
       return try RuleSet(pack: pack).validated(base: base)
     }
@@ -102,8 +102,9 @@ package struct BalancePack: Sendable {
       _ = try RuleSet(pack: loaded).validated(base: base)
       validated.withLock { $0.append(base.levels) }
     }
-    // Each user's state has the default limits, as it had when each user loaded the files.
-    let pack = try loaded.reinstalled(limits: ScriptLimits())
+    // Each user's state has the tools' limits: at most their total host time per simulated
+    // user, every call counted by its work alone (the same figures under any load).
+    let pack = try loaded.reinstalled(limits: .tools)
     if let diagnostics { pack.onDiagnostic { diagnostics($0.description) } }
     return RuleSet(pack: pack).configuration(base: base)
   }

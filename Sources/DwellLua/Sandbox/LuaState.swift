@@ -169,6 +169,14 @@ final class LuaState {
     lua_pushvalue(L, -1)
     hostRef = reference()
     dwell_lua_push_allow_list(L)
+    // Under loading's budget and time, not a script call's (whose limits, a millisecond
+    // say, are no measure of the host's own setup), and then not counted against the pack.
+    loading = true
+    defer {
+      loading = false
+      c.pointee.load_work = 0
+      c.pointee.load_ns = 0
+    }
     try protectedCall(arguments: 3, results: 4)
     pluginsRef = reference()
     newEnvironmentRef = reference()
