@@ -123,25 +123,42 @@ extension BalanceReport {
     return sign + String(magnitude / 10_000) + (fraction.isEmpty ? "" : "." + fraction)
   }
 
-  /// One row per rule and persona ("all" first): shares by checkpoint, percentiles.
+  /// One row per rule and persona ("all" first): shares by checkpoint, percentiles, and the
+  /// economy's figures: a recurring rule's earnings per user by checkpoint and the spread of
+  /// one user's by the last day (empty for a rule earned once), a rule earned once's median
+  /// progress of the users without it by checkpoint (empty for a recurring rule, or where
+  /// no progress is known).
   package var csv: String {
     var header = ["rule", "title", "achievement", "tier", "points", "persona", "users"]
     header += checkpoints.map { "share_day\($0)" }
     header += ["day_p10", "day_p50", "day_p90", "minutes_p10", "minutes_p50", "minutes_p90"]
+    header += checkpoints.map { "earnings_day\($0)" } + ["earnings_p10", "earnings_p50", "earnings_p90"]
+    header += checkpoints.map { "progress_without_day\($0)" }
     var lines = [header.joined(separator: ",")]
+    let blanks = Array(repeating: "", count: checkpoints.count)
     for row in rules {
       let head =
         [row.info.id, row.info.title ?? "", row.info.achievement ?? "", row.info.tier ?? ""].map(Self.field)
         + [String(row.info.points)]
       func text(_ value: Double?) -> String { value.map { Self.decimal(($0 * 10_000).rounded()) } ?? "" }
+      func spread(_ spread: Spread?) -> [String] { [spread?.p10, spread?.p50, spread?.p90].map(text) }
+      let recurring = row.info.every != nil
+      let progress = recurring || row.progress.count != checkpoints.count ? blanks : row.progress.map(text)
+      func earnings(_ values: [Double]?, _ range: Spread?) -> [String] {
+        guard recurring, let values, values.count == checkpoints.count else { return blanks + ["", "", ""] }
+        return values.map(text) + spread(range)
+      }
       lines.append(
         (head + ["all", String(users)] + row.shares.map(text)
           + [row.days?.p10, row.days?.p50, row.days?.p90, row.minutes?.p10, row.minutes?.p50, row.minutes?.p90]
-          .map(text)).joined(separator: ","))
+          .map(text) + earnings(row.earnings, row.earningSpread) + progress).joined(separator: ","))
       for (p, persona) in personas.enumerated() {
+        let own = p < row.personaEarnings.count ? row.personaEarnings[p] : nil
+        let range = p < row.personaEarningSpread.count ? row.personaEarningSpread[p] : nil
         lines.append(
           (head + [Self.field(persona.name), String(persona.users)] + row.personaShares[p].map(text)
-            + ["", text(row.personaDays[p]), "", "", text(row.personaMinutes[p]), ""]).joined(separator: ","))
+            + ["", text(row.personaDays[p]), "", "", text(row.personaMinutes[p]), ""] + earnings(own, range)
+            + blanks).joined(separator: ","))
       }
     }
     return lines.joined(separator: "\n") + "\n"

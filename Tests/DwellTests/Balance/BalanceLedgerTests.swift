@@ -52,6 +52,21 @@ import Testing
     let json = report.json.rendered(pretty: false)
     #expect(json.contains(#""earningsByPersona":[{"name":"quizzer","perUser":[1,7,10],"perUserPerPeriod":1,"#))
     #expect(json.contains(#""spread":{"p10":10,"p50":10,"p90":10}"#))
+    // The CSV has the same figures: earnings by day 1, 7 and 10, then the spread.
+    let csv = report.csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let header = csv[0].map(String.init)
+    let earnings = try #require(header.firstIndex(of: "earnings_day1"))
+    #expect(Array(header[earnings..<earnings + 6]) == [
+      "earnings_day1", "earnings_day7", "earnings_day10", "earnings_p10", "earnings_p50", "earnings_p90",
+    ])
+    let quizzer = try #require(csv.first { $0.count > 5 && $0[0] == "daily-two" && $0[5] == "quizzer" })
+    #expect(quizzer[earnings..<earnings + 6].map(String.init) == ["1", "7", "10", "10", "10", "10"])
+    let lazy = try #require(csv.first { $0.count > 5 && $0[0] == "daily-two" && $0[5] == "lazy" })
+    #expect(lazy[earnings..<earnings + 6].map(String.init) == ["0", "0", "0", "0", "0", "0"])
+    // A rule earned once has no earnings there.
+    let hour = try #require(csv.first { $0.count > 5 && $0[0] == "hour" && $0[5] == "all" })
+    #expect(hour[earnings..<earnings + 6].allSatisfy { $0.isEmpty })
+    #expect(csv.allSatisfy { $0.count == header.count })
   }
 
   /// 5 points a day: 5, 35 and 50 by day 1, 7 and 10, so Seed, Sprout and Tree for the
@@ -115,6 +130,14 @@ import Testing
     #expect(!progress.components(separatedBy: "PERSONA")[0].contains("silent"), "a check no plugin reports shows none")
     let json = report.json.rendered(pretty: false)
     #expect(json.contains(#""progressByPlugin":true,"progressWithoutIt":[0.06,0.46,0.66]"#))
+    let csv = report.csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let column = try #require(csv[0].firstIndex(of: "progress_without_day1"))
+    func withoutIt(_ id: String) -> [String]? {
+      csv.first { $0.count > column + 2 && $0[0] == id && $0[5] == "all" }.map { $0[column...].map(String.init) }
+    }
+    #expect(withoutIt("thirty-b") == ["0.06", "0.46", "0.66"])
+    #expect(withoutIt("hour") == ["0.08", "0.58", "0.83"])
+    #expect(withoutIt("silent") == ["", "", ""])
     // Unlocked by everyone: none left without it.
     let easy = try await Self.report(#"unlock "one" { when = { appSeconds = 60 } }"#, users: 2, days: 3)
     #expect(easy.rules[0].progress == [nil, nil])
