@@ -56,9 +56,10 @@ import Testing
     let csv = report.csv.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
     let header = csv[0].map(String.init)
     let earnings = try #require(header.firstIndex(of: "earnings_day1"))
-    #expect(Array(header[earnings..<earnings + 6]) == [
-      "earnings_day1", "earnings_day7", "earnings_day10", "earnings_p10", "earnings_p50", "earnings_p90",
-    ])
+    #expect(
+      Array(header[earnings..<earnings + 6]) == [
+        "earnings_day1", "earnings_day7", "earnings_day10", "earnings_p10", "earnings_p50", "earnings_p90",
+      ])
     let quizzer = try #require(csv.first { $0.count > 5 && $0[0] == "daily-two" && $0[5] == "quizzer" })
     #expect(quizzer[earnings..<earnings + 6].map(String.init) == ["1", "7", "10", "10", "10", "10"])
     let lazy = try #require(csv.first { $0.count > 5 && $0[0] == "daily-two" && $0[5] == "lazy" })
