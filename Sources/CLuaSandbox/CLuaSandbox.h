@@ -129,8 +129,10 @@ void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits,
 int dwell_lua_placed(const char *message, size_t length, const char *source);
 
 /// Loads a text chunk (never a binary one) of `length` bytes, NULs included; `line` is set to
-/// the line the parser was reading when it stopped (the last line on success).
-int dwell_lua_loadtext(lua_State *L, const char *text, size_t length, const char *chunkname, int *line);
+/// the line the parser was reading when it stopped (the last line on success). While the
+/// pack loads, parsing counts against loading's time (see load.c).
+int dwell_lua_loadtext(lua_State *L, dwell_lua_limits *limits, const char *text, size_t length,
+                       const char *chunkname, int *line);
 
 /// Wraps the library functions whose C loops run long in one call (before scripts run).
 void dwell_lua_bound_libraries(lua_State *L);

@@ -45,8 +45,9 @@ final class CommitPipeline: Sendable {
     committer = Locked(Committer(journal: journal, announced: announced))
   }
 
-  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded, and each
-  /// journal record holds everything counted since the engine started.
+  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded into
+  /// SQLite, and each journal record holds everything counted since the journal started
+  /// (the engine, or the last ``rotate(_:_:)``).
   private var holdsEverything: Bool { store.standingInFor != nil }
 
   /// Every few checkpoints of use, changes are folded into SQLite; in between, the journal.
@@ -60,20 +61,39 @@ final class CommitPipeline: Sendable {
   /// the caller folds afterwards, off its thread.
   func checkpoint(journalFirst: Bool = false) -> Bool {
     committer.withLock { committer -> Bool in
-      let (batch, due, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
-        guard !state.stopped else { return (nil, false, []) }
+      let (batch, due, notes, rotating) = state.withLock {
+        state -> (CheckpointBatch?, Bool, [UsageNotification], Bool) in
+        guard !state.stopped else { return (nil, false, [], false) }
         let accountant = state.accountant
         let due =
           !journalFirst && !holdsEverything && accountant.hasPendingChanges
           && accountant.cursor - state.lastFold >= foldInterval
-        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, due, []) }
+        guard accountant.revision != state.journaled || !state.notifications.isEmpty else {
+          return (nil, due, [], false)
+        }
         state.journaled = accountant.revision
         defer { state.notifications.removeAll() }
-        return (state.accountant.batch(take: false), due, state.notifications)
+        // A stand-in's journal holds everything since it started: past a few thousand
+        // visits its changes go into a journal of their own, left beside the store (a fold
+        // into a file), so that no record grows with every visit since launch.
+        let rotating = holdsEverything && accountant.pendingVisitCount >= Self.standInRecordVisits
+        return (state.accountant.batch(take: rotating), due, state.notifications, rotating)
       }
       // A fold that failed (the store locked, the disk full) is tried again after its back-off.
       let foldNow = due && clock.now().nanoseconds >= committer.retryFoldAt
       guard let batch else { return foldNow }
+      if rotating {
+        if rotate(batch, &committer) {
+          // Plugins' states stay with the live journal (journals are recovered in no
+          // particular order, and the newest state must win).
+          var states = CheckpointBatch(boot: batch.boot)
+          states.listenerStates = batch.listenerStates
+          state.withLock { $0.accountant.restore(states) }
+          announce(batch.unlocks + batch.earnings, notes, &committer)
+          return false
+        }
+        state.withLock { $0.accountant.restore(batch) }  // kept whole in the next record
+      }
       if let journal = committer.journal, Self.journal(batch, into: journal, &committer) {
         announce(batch.unlocks + batch.earnings, notes, &committer)
         return foldNow
@@ -83,6 +103,36 @@ final class CommitPipeline: Sendable {
       state.withLock { $0.notifications = notes + $0.notifications }
       return clock.now().nanoseconds >= committer.retryFoldAt
     }
+  }
+
+  /// The closed visits a stand-in's journal record holds before its changes go into a
+  /// journal of their own (``rotate(_:_:)``): a record of about 100 KiB at most.
+  static let standInRecordVisits = 2_048
+
+  /// A stand-in's fold: writes `batch` (everything since the journal started afresh,
+  /// taken from the accountant) without its open visits as the last record of the journal,
+  /// which stays beside the store for the store that recovers the stand-in's journals (the
+  /// real one, once it opens, or the next launch's), and starts a new journal holding the
+  /// open visits. `false`, with nothing changed on disk but the old journal's record, when
+  /// either cannot be written: the caller puts `batch` back.
+  private func rotate(_ batch: CheckpointBatch, _ committer: inout Committer) -> Bool {
+    guard let journal = committer.journal, let path = store.journalStorePath,
+      let next = try? Journal(storePath: path)
+    else { return false }
+    var frozen = batch
+    frozen.openVisits = []
+    frozen.listenerStates = []
+    guard (try? journal.write(frozen)) != nil else {
+      next.remove()
+      return false
+    }
+    journal.abandon()  // no longer this engine's: a recovery folds it like a dead process's
+    committer.journal = next
+    var rest = CheckpointBatch(boot: batch.boot)
+    rest.openVisits = batch.openVisits
+    rest.listenerStates = batch.listenerStates
+    try? next.write(rest)
+    return true
   }
 
   /// Folds everything accrued so far into SQLite. On failure the changes go back into

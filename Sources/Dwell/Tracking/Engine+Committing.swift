@@ -9,19 +9,21 @@ extension Engine {
   /// journal (one `pwrite`) while the caller waits; the fold into SQLite follows on the
   /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
   ///
-  /// After a burst (`bounded`, for `background`, with the writer more than ``burstBacklog``
-  /// events behind, waiting or being applied: it needs far longer than a frame to apply
-  /// them) the caller waits at
-  /// most ``burstWait``, and the writer finishes the journal and the fold on its own (the
-  /// UIKit and SwiftUI adapters hold a background task until that commit is done).
+  /// For `background` (`bounded`) the caller only waits: the work runs on the writer,
+  /// never on the caller's thread (a `queue.sync` would run it there), and the wait is
+  /// bounded. With the writer idle and at most ``burstBacklog`` events waiting, the journal
+  /// is written within microseconds; the wait is bounded by ``idleWait`` for a starved
+  /// machine. With the writer busy (applying a burst, folding a backlog into SQLite,
+  /// waiting for a lock another process holds) or more than ``burstBacklog`` events behind,
+  /// the caller waits at most ``burstWait``, and the writer finishes the journal and the
+  /// fold on its own (the UIKit and SwiftUI adapters hold a background task until that
+  /// commit is done). `terminate` waits for the journal whatever it takes.
   func persistBeforeReturning(bounded: Bool = false) {
-    if bounded, buffer.backlog > Self.burstBacklog {
-      let done = DispatchSemaphore(value: 0)
-      scheduler.perform { [self] in
-        persistWork()
-        done.signal()
+    if bounded {
+      let behind = buffer.backlog > Self.burstBacklog
+      _ = scheduler.perform(waitingAtMost: Self.burstWait, ifIdle: behind ? Self.burstWait : Self.idleWait) {
+        [self] in persistWork()
       }
-      _ = done.wait(timeout: .now() + Self.burstWait)
     } else {
       scheduler.performAndWait { persistWork() }
     }
@@ -30,8 +32,12 @@ extension Engine {
 
   /// More events than this waiting at `background` is a burst (``persistBeforeReturning(bounded:)``).
   static let burstBacklog = 4096
-  /// The longest `record(.background)` waits for the journal after a burst.
-  static let burstWait = DispatchTimeInterval.milliseconds(8)
+  /// The longest `record(.background)` waits for the journal, in milliseconds, after a
+  /// burst or while the writer is busy.
+  static let burstWait = 8
+  /// The longest `record(.background)` waits for an idle writer, in milliseconds (it
+  /// needs microseconds, unless the machine does not schedule its thread).
+  static let idleWait = 1_000
 
   /// Applies the events and writes the journal (and folds when the journal cannot be written).
   private func persistWork() {
