@@ -25,12 +25,6 @@ package protocol EngineScheduler: Sendable {
   /// at once when called from that context. `record(.background)` waits this way for the
   /// journal write, so nothing is lost if the app is suspended right after.
   func performAndWait(_ work: () -> Void)
-  /// Runs `work` on the scheduler's serial context, in order with other work, and waits
-  /// for it at most `busy` milliseconds while other work is queued or running there, at
-  /// most `idle` milliseconds otherwise; runs it at once when called from that context.
-  /// The caller never runs `work` itself, so it never waits longer than the bound. Returns
-  /// whether `work` was done when it returned. `record(.background)` waits this way.
-  func perform(waitingAtMost busy: Int, ifIdle idle: Int, _ work: @escaping @Sendable () -> Void) -> Bool
 }
 
 extension EngineScheduler {
@@ -39,11 +33,4 @@ extension EngineScheduler {
 
   /// Runs `work` on the calling thread (a synchronous scheduler's context is the caller's).
   package func performAndWait(_ work: () -> Void) { work() }
-
-  /// Runs `work` on the calling thread and returns `true` (a synchronous scheduler's
-  /// context is the caller's).
-  package func perform(waitingAtMost busy: Int, ifIdle idle: Int, _ work: @escaping @Sendable () -> Void) -> Bool {
-    work()
-    return true
-  }
 }
