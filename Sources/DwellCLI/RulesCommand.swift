@@ -15,8 +15,8 @@ enum RulesCommand {
       short simulated week (launch, each screen the pack names, a pause, midnight, a time-zone
       change), reporting the errors they raise with file and line; each call is bounded by the
       sandbox's limits and the week by 20 seconds (its own load of the pack included). Loading
-      the pack, Lua reading its files included, stops at the sandbox's 10 s (timeToLoad).
-      Exit 0 when valid, 1 when not.
+      the pack stops at the sandbox's backstops: 10 s for Lua to read its files (timeToRead)
+      and 10 s for their code to run (timeToLoad). Exit 0 when valid, 1 when not.
       """,
     arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],
     options: [.flag("no-run", "Only load and explain: run no check or plugin")],
@@ -29,7 +29,7 @@ enum RulesCommand {
     let path = args.argument("PATH")
     // The load first, then the scan within the same time: a pack refused at the load's
     // limit is refused then, not after a scan of its text besides.
-    let deadline = ContinuousClock.now + ScriptLimits().timeToLoad
+    let deadline = ContinuousClock.now + ScriptLimits().timeToRead + ScriptLimits().timeToLoad
     let loaded = Result { () throws(RuleError) -> RuleSource in try RuleSource.load(path) }
     var warnings: [String] = []
     if !path.hasSuffix(".json") {
