@@ -183,13 +183,15 @@ final class CommitPipeline: Sendable {
         if carried.closedVisitBytes > Journal.slotSize / 2 { carried.closedVisits = [] }
         var record = carried.encoded(headerSpace: Journal.headerSize)
         if record.count <= Journal.slotSize / 2, (try? journal.write(&record)) != nil {
-          let fold = CheckpointBatch.InFlightFold(marker: journal.sequence, payload: Array(record[Journal.headerSize...]))
+          let fold = CheckpointBatch.InFlightFold(
+            marker: journal.sequence, payload: Array(record[Journal.headerSize...]))
           committer.folding = fold
           return (taken, journal.owner, fold.marker)
         }
       }
-      // No record can carry this batch (no journal, a full disk, a batch of more than half
-      // a slot): the transaction runs under the commit lock, and checkpoints wait for it.
+      // No record can carry this batch (no journal, a full disk, totals and counts alone
+      // past half a slot): the transaction runs under the commit lock, and checkpoints
+      // wait for it.
       let outcome = Result { () throws -> [VisitRecord] in
         try foldTotalsFirst(taken.batch, owner: committer.journal?.owner, sequence: committer.journal?.sequence ?? 0)
       }
@@ -197,7 +199,9 @@ final class CommitPipeline: Sendable {
       return nil
     }
     guard let (taken, owner, marker) = running else { return }
-    let outcome = Result { () throws -> [VisitRecord] in try foldTotalsFirst(taken.batch, owner: owner, sequence: marker) }
+    let outcome = Result { () throws -> [VisitRecord] in
+      try foldTotalsFirst(taken.batch, owner: owner, sequence: marker)
+    }
     try committer.withLock { committer throws in
       committer.folding = nil
       try finish(taken, outcome, &committer)
