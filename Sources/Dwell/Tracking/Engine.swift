@@ -12,7 +12,8 @@ internal import Foundation
 /// uncontended lock, with no I/O. Everything else runs on the injected scheduler.
 ///
 /// Threading: rules, scripted checks and listeners run where the engine processes events
-/// (its scheduler's queue; `setRules` and `terminate` process on the caller's thread), under a lock that neither `record(_:)` nor a query takes:
+/// (its scheduler's queue; `setRules`, `background`, `terminate` and a burst past
+/// ``maximumWaitingEvents`` process on the caller's thread), under a lock that neither `record(_:)` nor a query takes:
 /// queries answer from a copy the queue publishes after each step (``UsageQueries``), so a
 /// slow script delays neither. Handlers given to ``onUnlock(_:)`` and
 /// ``onNotification(_:)`` run after every lock of Dwell's is released, so they may call
