@@ -51,12 +51,14 @@ typedef struct dwell_lua_limits {
   long long call_ms;     /* host time one call may take */
   long long tick_ms;     /* host time all calls of one tick may take */
   long long load_work_limit; /* work loading may do */
-  long long load_ms;     /* host time loading may take */
+  long long load_ms;     /* host time loading's code may take */
+  long long read_ms;     /* host time Lua's parser may take reading the pack's text, apart */
   int loading;           /* 1 while the pack's files run */
   /* Spent so far: */
   long long window;      /* the tick (second of the clock) being spent */
   long long tick_work, tick_ns; /* in the current tick */
   long long load_work, load_ns; /* while loading */
+  long long read_ns;     /* reading the pack's text */
   long long last_work;   /* by the last call */
   long long host_work;   /* work the running host function did on the script's values */
   /* The sustained budget (sustained.c): host time over app time. Set by the host: */
@@ -167,8 +169,10 @@ void dwell_lua_push_budget_message(lua_State *L, const dwell_lua_limits *limits,
 int dwell_lua_placed(const char *message, size_t length, const char *source);
 
 /// Loads a text chunk (never a binary one) of `length` bytes, NULs included; `line` is set to
-/// the line the parser was reading when it stopped (the last line on success).
-int dwell_lua_loadtext(lua_State *L, const char *text, size_t length, const char *chunkname, int *line);
+/// the line the parser was reading when it stopped (the last line on success). While the
+/// pack loads, parsing counts against a time limit of its own, `read_ms` (see load.c).
+int dwell_lua_loadtext(lua_State *L, dwell_lua_limits *limits, const char *text, size_t length,
+                       const char *chunkname, int *line);
 
 /// Wraps the library functions whose C loops run long in one call (before scripts run).
 void dwell_lua_bound_libraries(lua_State *L);

@@ -14,7 +14,9 @@ enum RulesCommand {
       Then explains each rule in words, and runs every check and plugin of a Lua pack through a
       short simulated week (launch, each screen the pack names, a pause, midnight, a time-zone
       change), reporting the errors they raise with file and line; each call is bounded by the
-      sandbox's limits and the week by 20 seconds. Exit 0 when valid, 1 when not.
+      sandbox's limits and the week by 20 seconds (its own load of the pack included). Loading
+      the pack stops at the sandbox's backstops: 10 s for Lua to read its files (timeToRead)
+      and 10 s for their code to run (timeToLoad). Exit 0 when valid, 1 when not.
       """,
     arguments: [.init("PATH", "A rules file (.json or .lua) or a folder of .lua scripts")],
     options: [.flag("no-run", "Only load and explain: run no check or plugin")],
@@ -25,13 +27,23 @@ enum RulesCommand {
 
   static func run(_ args: Arguments) throws {
     let path = args.argument("PATH")
+    // The load first, then the scan within the same time: a pack refused at the load's
+    // limit is refused then, not after a scan of its text besides.
+    let deadline = ContinuousClock.now + ScriptLimits().timeToRead + ScriptLimits().timeToLoad
+    let loaded = Result { () throws(RuleError) -> RuleSource in try RuleSource.load(path) }
     var warnings: [String] = []
     if !path.hasSuffix(".json") {
-      for (file, text) in luaFiles(path) { warnings += sandboxWarnings(file: file, text: text) }
+      for (file, text) in luaFiles(path) {
+        guard let found = sandboxWarnings(file: file, text: text, until: deadline) else {
+          Terminal.show("note: \(file): not scanned for what scripts cannot use (the load's time was up)")
+          continue
+        }
+        warnings += found
+      }
     }
     let source: RuleSource
     do {
-      source = try RuleSource.load(path)
+      source = try loaded.get()
     } catch {
       for warning in warnings { Terminal.show("warning: \(warning)") }
       throw CommandFailure("invalid rules: \(error)")
@@ -97,9 +109,11 @@ enum RulesCommand {
 
   /// Lines that reach for what the sandbox does not offer (a heuristic: comments skipped,
   /// strings not parsed). At run time such code raises an error and its rule is disabled.
-  static func sandboxWarnings(file: String, text: String) -> [String] {
+  /// `nil` when `deadline` passed before the scan ended.
+  static func sandboxWarnings(file: String, text: String, until deadline: ContinuousClock.Instant? = nil) -> [String]? {
     var warnings: [String] = []
     for (number, line) in TextLines.lines(of: text).enumerated() {
+      if let deadline, number % 256 == 0, ContinuousClock.now > deadline { return nil }
       var code = Array(line.utf8)
       if let comment = code.indices.first(where: { code[$0] == 45 && $0 + 1 < code.count && code[$0 + 1] == 45 }) {
         code.removeSubrange(comment...)

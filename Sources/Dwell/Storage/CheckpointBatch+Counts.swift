@@ -1,6 +1,10 @@
 /// The journal form of what a version 3 checkpoint record adds: actions by day, sessions by
-/// day and earnings of recurring rules.
+/// day and earnings of recurring rules; and the size of a record's visit rows.
 extension CheckpointBatch {
+  /// About the bytes the closed visits' rows take in a record (each a name and three
+  /// numbers), found without encoding them.
+  var closedVisitBytes: Int { closedVisits.reduce(0) { $0 + $1.screen.utf8.count + 32 } }
+
   /// Decodes what a version 3 record adds: actions, sessions by day, earnings. `false` if malformed.
   mutating func decodeCounts(_ r: inout BinaryReader) -> Bool {
     guard let actionCount = r.int() else { return false }

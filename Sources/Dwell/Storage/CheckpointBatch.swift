@@ -16,6 +16,9 @@ struct CheckpointBatch: Sendable, Equatable {
   var actions: [ActionCount] = []
   var sessionDays: [SessionCount] = []
   var earnings: [UnlockRecord] = []
+  /// A journal record's only: the fold that was under way when it was written
+  /// (`CheckpointBatch+InFlight.swift`).
+  var inFlight: InFlightFold?
 
   struct ActionCount: Sendable, Equatable {
     var name: String
@@ -52,7 +55,10 @@ struct CheckpointBatch: Sendable, Equatable {
   /// The batch in the journal's binary form, after `headerSpace` zero bytes.
   func encoded(headerSpace: Int = 0) -> [UInt8] {
     var w = BinaryWriter(reserved: headerSpace)
-    w.int(3)  // format version: 2 keeps visit counts by day, 3 actions, sessions by day, earnings
+    // Format version: 2 keeps visit counts by day, 3 actions, sessions by day, earnings, 4 the
+    // fold under way (written only when there is one, so that a record stays readable by
+    // the versions before).
+    w.int(inFlight == nil ? 3 : 4)
     w.string(boot)
     w.int(days.count)
     for entry in days {
@@ -124,6 +130,7 @@ struct CheckpointBatch: Sendable, Equatable {
       w.int64(earning.wall.nanosecondsSince1970)
       w.int(earning.points)
     }
+    encodeInFlight(&w)
     return w.bytes
   }
 
@@ -163,7 +170,7 @@ struct CheckpointBatch: Sendable, Equatable {
   /// Decodes a journal record; `nil` if it is malformed.
   init?(decoding bytes: ArraySlice<UInt8>) {
     var r = BinaryReader(bytes)
-    guard let version = r.int(), (1...3).contains(version), let boot = r.string(), let dayCount = r.int()
+    guard let version = r.int(), (1...4).contains(version), let boot = r.string(), let dayCount = r.int()
     else { return nil }
     self.boot = boot
     for _ in 0..<dayCount {
@@ -227,6 +234,7 @@ struct CheckpointBatch: Sendable, Equatable {
       listenerStates.append(ListenerState(source: source, data: data))
     }
     if version >= 3, !decodeCounts(&r) { return nil }
+    if version >= 4, !decodeInFlight(&r) { return nil }
     guard r.isAtEnd else { return nil }
   }
 }

@@ -21,8 +21,10 @@ extension Store {
     var result: [JournalContent] = []
     for (owner, path) in Journal.list(storePath: self.path) {
       let folded = values["folded:" + owner].map { UInt64(bitPattern: $0.0) } ?? 0
+      // A record written while a fold was under way carries that fold's batch, folded here
+      // only if the fold never committed (``CheckpointBatch/resolvingInFlight(folded:)``).
       guard folded != UInt64(bitPattern: Int64.max), let record = Journal.read(path: path),
-        var batch = CheckpointBatch(decoding: record.payload)
+        var batch = CheckpointBatch(decoding: record.payload)?.resolvingInFlight(folded: folded)
       else { continue }
       let alreadyFolded = record.sequence <= folded
       if alreadyFolded {

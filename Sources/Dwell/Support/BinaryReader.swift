@@ -32,6 +32,13 @@ struct BinaryReader {
     return String(decoding: bytes[offset..<(offset + count)], as: UTF8.self)
   }
 
+  /// The next `count` bytes as they are.
+  mutating func raw(_ count: Int) -> ArraySlice<UInt8>? {
+    guard count >= 0, offset + count <= bytes.endIndex else { return nil }
+    defer { offset += count }
+    return bytes[offset..<(offset + count)]
+  }
+
   mutating func bool() -> Bool? {
     guard offset < bytes.endIndex else { return nil }
     defer { offset += 1 }

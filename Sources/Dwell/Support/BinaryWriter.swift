@@ -21,6 +21,9 @@ struct BinaryWriter {
   }
 
   mutating func bool(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+  /// Appends `raw` as it is (its length written before it by the caller).
+  mutating func raw(_ raw: [UInt8]) { bytes.append(contentsOf: raw) }
 }
 
 /// FNV-1a, 64 bits: detects torn or garbled journal slots.

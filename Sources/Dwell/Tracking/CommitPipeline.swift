@@ -4,21 +4,22 @@ extension UnlockRecord {
 }
 
 /// The path from memory to disk: a checkpoint writes the crash journal (microseconds), a
-/// fold moves everything into SQLite, and folds that fail back off (2 s doubling to 60 s).
+/// fold moves everything into SQLite (`CommitPipeline+Folding.swift`), and folds that fail
+/// back off (2 s doubling to 60 s).
 ///
 /// Journal writes and folds are serialised by the commit lock, so the journal never runs
 /// behind a fold; unlocks and notifications are queued for the ``Announcer`` once what
 /// came before them is persisted, and delivered after every lock is released.
 final class CommitPipeline: Sendable {
-  private let store: Store
-  private let state: Locked<EngineState>
-  private let committer: Locked<Committer>
+  let store: Store
+  let state: Locked<EngineState>
+  let committer: Locked<Committer>
   private let announcer: Announcer
   private let clock: any MonotonicClock
   /// The checkpoint interval, in nanoseconds.
-  private let interval: Int64
+  let interval: Int64
 
-  private struct Committer: ~Copyable {
+  struct Committer: ~Copyable {
     var journal: Journal?
     var announced = Set<String>()
     /// Folds that failed in a row (a full disk, say), and the instant before which a
@@ -29,7 +30,14 @@ final class CommitPipeline: Sendable {
     /// Whether the disk was full at the last fold or journal write (until a fold succeeds):
     /// journal records then leave out the closed visits' rows (see ``journal(_:_:)``).
     var diskFull = false
+    /// The fold whose SQLite transaction is running (``fold()``): every record written
+    /// meanwhile carries it.
+    var folding: CheckpointBatch.InFlightFold?
   }
+
+  /// Held for a whole fold, so that folds run one at a time (checkpoints take only the
+  /// commit lock, and not during a fold's transaction).
+  let folder = Locked<Void>(())
 
   init(
     store: Store, journaled: Bool, state: Locked<EngineState>, announcer: Announcer, clock: any MonotonicClock,
@@ -45,9 +53,10 @@ final class CommitPipeline: Sendable {
     committer = Locked(Committer(journal: journal, announced: announced))
   }
 
-  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded, and each
-  /// journal record holds everything counted since the engine started.
-  private var holdsEverything: Bool { store.standingInFor != nil }
+  /// Whether the store is a stand-in (``Store/standingInFor``): nothing is folded into
+  /// SQLite, and each journal record holds everything counted since the journal started
+  /// (the engine, or the last ``rotate(_:_:)``).
+  var holdsEverything: Bool { store.standingInFor != nil }
 
   /// Every few checkpoints of use, changes are folded into SQLite; in between, the journal.
   private var foldInterval: Int64 { interval &* 15 }
@@ -60,20 +69,40 @@ final class CommitPipeline: Sendable {
   /// the caller folds afterwards, off its thread.
   func checkpoint(journalFirst: Bool = false) -> Bool {
     committer.withLock { committer -> Bool in
-      let (batch, due, notes) = state.withLock { state -> (CheckpointBatch?, Bool, [UsageNotification]) in
-        guard !state.stopped else { return (nil, false, []) }
+      let (batch, due, notes, rotating) = state.withLock {
+        state -> (CheckpointBatch?, Bool, [UsageNotification], Bool) in
+        guard !state.stopped else { return (nil, false, [], false) }
         let accountant = state.accountant
         let due =
           !journalFirst && !holdsEverything && accountant.hasPendingChanges
           && accountant.cursor - state.lastFold >= foldInterval
-        guard accountant.revision != state.journaled || !state.notifications.isEmpty else { return (nil, due, []) }
+        guard accountant.revision != state.journaled || !state.notifications.isEmpty else {
+          return (nil, due, [], false)
+        }
         state.journaled = accountant.revision
         defer { state.notifications.removeAll() }
-        return (state.accountant.batch(take: false), due, state.notifications)
+        // A stand-in's journal holds everything since it started: past a few thousand
+        // visits its changes go into a journal of their own, left beside the store (a fold
+        // into a file), so that no record grows with every visit since launch.
+        let rotating = holdsEverything && accountant.pendingVisitCount >= Self.standInRecordVisits
+        return (state.accountant.batch(take: rotating), due, state.notifications, rotating)
       }
       // A fold that failed (the store locked, the disk full) is tried again after its back-off.
       let foldNow = due && clock.now().nanoseconds >= committer.retryFoldAt
-      guard let batch else { return foldNow }
+      guard var batch else { return foldNow }
+      batch.inFlight = committer.folding
+      if rotating {
+        if rotate(batch, &committer) {
+          // Plugins' states stay with the live journal (journals are recovered in no
+          // particular order, and the newest state must win).
+          var states = CheckpointBatch(boot: batch.boot)
+          states.listenerStates = batch.listenerStates
+          state.withLock { $0.accountant.restore(states) }
+          announce(batch.unlocks + batch.earnings, notes, &committer)
+          return false
+        }
+        state.withLock { $0.accountant.restore(batch) }  // kept whole in the next record
+      }
       if let journal = committer.journal, Self.journal(batch, into: journal, &committer) {
         announce(batch.unlocks + batch.earnings, notes, &committer)
         return foldNow
@@ -85,75 +114,34 @@ final class CommitPipeline: Sendable {
     }
   }
 
-  /// Folds everything accrued so far into SQLite. On failure the changes go back into
-  /// memory (and stay in the journal) for the next fold.
-  func fold() throws {
-    if holdsEverything { return }  // the journal keeps it all, for the store it stands in for
-    // A lock another process holds is waited for here, briefly (half a checkpoint interval,
-    // at most the busy timeout), before the commit lock: the fold runs on the writer, and
-    // the writer's checkpoints must go on writing the journal while the lock lasts.
-    try store.waitUntilWritable(milliseconds: Int32(clamping: min(max(interval / 2_000_000, 10), 5_000)))
-    try committer.withLock { committer in
-      guard
-        let (batch, notes, journaled) = state.withLock({
-          state -> (CheckpointBatch, [UsageNotification], UInt64)? in
-          guard !state.stopped else { return nil }
-          state.lastFold = state.accountant.cursor
-          state.foldRequested = false
-          guard state.accountant.hasPendingChanges || !state.notifications.isEmpty else { return nil }
-          let journaled = state.journaled
-          state.journaled = state.accountant.revision
-          defer { state.notifications.removeAll() }
-          return (state.accountant.batch(take: true), state.notifications, journaled)
-        })
-      else { return }
-      let journal = committer.journal
-      var waiting: [VisitRecord] = []
-      do {
-        waiting = try foldTotalsFirst(batch, journal: journal)
-      } catch {
-        if (error as? StoreError)?.isDiskFull == true { committer.diskFull = true }
-        state.withLock {
-          $0.accountant.restore(batch)
-          $0.notifications = notes + $0.notifications
-          // What changed since the last journal write is in no journal: the next
-          // checkpoint writes it (a failed fold once passed for one, and a clean exit on a
-          // full disk lost the visits since the last checkpoint).
-          $0.journaled = journaled
-        }
-        throw error
-      }
-      committer.diskFull = !waiting.isEmpty
-      announce(batch.unlocks + batch.earnings, notes, &committer)
-      // Start the journal afresh: only the visits still open.
-      if let journal, !batch.openVisits.isEmpty {
-        var rest = CheckpointBatch(boot: batch.boot)
-        rest.openVisits = batch.openVisits
-        try? journal.write(rest)
-      }
-      if !waiting.isEmpty { throw StoreError.rowsWaitingForSpace(waiting.count) }
-    }
-  }
+  /// The closed visits a stand-in's journal record holds before its changes go into a
+  /// journal of their own (``rotate(_:_:)``): a record of about 100 KiB at most.
+  static let standInRecordVisits = 2_048
 
-  /// Folds `batch`; when the disk is too full for it, folds it without the closed visits'
-  /// rows (every total and count is in the rows' place: a few pages updated instead of
-  /// one row per visit) and puts the rows back among the pending changes. Returns the
-  /// rows put back.
-  private func foldTotalsFirst(_ batch: CheckpointBatch, journal: Journal?) throws -> [VisitRecord] {
-    do {
-      try store.fold(batch, journal: journal?.owner, sequence: journal?.sequence ?? 0)
-      return []
-    } catch let error as StoreError where error.isDiskFull && !batch.closedVisits.isEmpty {
-      var totals = batch
-      totals.closedVisits = []
-      guard (try? store.fold(totals, journal: journal?.owner, sequence: journal?.sequence ?? 0)) != nil else {
-        throw error
-      }
-      var rows = CheckpointBatch(boot: batch.boot)
-      rows.closedVisits = batch.closedVisits
-      state.withLock { $0.accountant.restore(rows) }
-      return batch.closedVisits
+  /// A stand-in's fold: writes `batch` (everything since the journal started afresh,
+  /// taken from the accountant) without its open visits as the last record of the journal,
+  /// which stays beside the store for the store that recovers the stand-in's journals (the
+  /// real one, once it opens, or the next launch's), and starts a new journal holding the
+  /// open visits. `false`, with nothing changed on disk but the old journal's record, when
+  /// either cannot be written: the caller puts `batch` back.
+  private func rotate(_ batch: CheckpointBatch, _ committer: inout Committer) -> Bool {
+    guard let journal = committer.journal, let path = store.journalStorePath,
+      let next = try? Journal(storePath: path)
+    else { return false }
+    var frozen = batch
+    frozen.openVisits = []
+    frozen.listenerStates = []
+    guard (try? journal.write(frozen)) != nil else {
+      next.remove()
+      return false
     }
+    journal.abandon()  // no longer this engine's: a recovery folds it like a dead process's
+    committer.journal = next
+    var rest = CheckpointBatch(boot: batch.boot)
+    rest.openVisits = batch.openVisits
+    rest.listenerStates = batch.listenerStates
+    try? next.write(rest)
+    return true
   }
 
   /// Writes a checkpoint record; `false` when it could not be written. While the disk is
@@ -161,8 +149,9 @@ final class CommitPipeline: Sendable {
   /// them; the rows wait in memory): a record that grows would take the room a fold
   /// needs, and the space freed on a full disk would go to the journal first. A record
   /// that cannot be written whole is written again without the rows.
-  private static func journal(_ batch: CheckpointBatch, into journal: Journal, _ committer: inout Committer) -> Bool {
-    if !committer.diskFull || batch.closedVisits.isEmpty {
+  static func journal(_ batch: CheckpointBatch, into journal: Journal, _ committer: inout Committer) -> Bool {
+    // Rows that cannot fit the slot are not encoded only to find that out.
+    if !committer.diskFull && batch.closedVisitBytes < Journal.slotSize || batch.closedVisits.isEmpty {
       do {
         try journal.write(batch)
         return true
@@ -182,13 +171,15 @@ final class CommitPipeline: Sendable {
   func journalEverything() -> Bool {
     committer.withLock { committer -> Bool in
       guard let journal = committer.journal,
-        let (batch, notes, revision) = state.withLock({
+        let (taken, notes, revision) = state.withLock({
           state -> (CheckpointBatch, [UsageNotification], UInt64)? in
           guard !state.stopped else { return nil }
           defer { state.notifications.removeAll() }
           return (state.accountant.batch(take: false), state.notifications, state.accountant.revision)
         })
       else { return false }
+      var batch = taken
+      batch.inFlight = committer.folding
       guard Self.journal(batch, into: journal, &committer) else {
         state.withLock { $0.notifications = notes + $0.notifications }
         return false
@@ -235,7 +226,7 @@ final class CommitPipeline: Sendable {
   /// Leaves the journal for the next launch to fold, as a crash would.
   func abandonJournal() { committer.withLock { $0.journal?.abandon() } }
 
-  private func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
+  func announce(_ unlocks: [UnlockRecord], _ notes: [UsageNotification], _ committer: inout Committer) {
     // An unlock once per rule; an earning of a recurring rule once per rule and period.
     let fresh = unlocks.filter { committer.announced.insert($0.announcementKey).inserted }
       .sorted { $0.mono.nanoseconds < $1.mono.nanoseconds }

@@ -5,33 +5,25 @@ internal import Foundation
 /// durable `background` and `terminate`, a clean end and an abandoned one.
 extension Engine {
   /// `background` and `terminate` are durable when `record` returns (the app may be
-  /// suspended or killed right after): the writer applies the events and writes the
-  /// journal (one `pwrite`) while the caller waits; the fold into SQLite follows on the
-  /// writer. Announcements wait for that fold, so no handler runs while the caller waits.
+  /// suspended or killed right after): the events are applied and the journal written (one
+  /// `pwrite`) before it returns; the fold into SQLite follows on the writer. Announcements
+  /// wait for that fold, so no handler runs while the caller waits.
   ///
-  /// After a burst (`bounded`, for `background`, with the writer more than ``burstBacklog``
-  /// events behind, waiting or being applied: it needs far longer than a frame to apply
-  /// them) the caller waits at
-  /// most ``burstWait``, and the writer finishes the journal and the fold on its own (the
-  /// UIKit and SwiftUI adapters hold a background task until that commit is done).
-  func persistBeforeReturning(bounded: Bool = false) {
-    if bounded, buffer.backlog > Self.burstBacklog {
-      let done = DispatchSemaphore(value: 0)
-      scheduler.perform { [self] in
-        persistWork()
-        done.signal()
-      }
-      _ = done.wait(timeout: .now() + Self.burstWait)
+  /// `background` (`onThisThread`) does that on the caller's thread, without waiting for the
+  /// writer's queue: work queued there (a fold of thousands of visits, one waiting for a
+  /// lock another process holds) runs on after it, and a fold's transaction never holds
+  /// the journal up (``CommitPipeline/fold()``). What it waits for is bounded by the events
+  /// not applied yet, which the recording thread keeps under ``maximumWaitingEvents`` (plus
+  /// a batch of that size the writer may be applying): milliseconds after any burst.
+  /// `terminate` waits for the writer's queue, then does the same.
+  func persistBeforeReturning(onThisThread: Bool = false) {
+    if onThisThread {
+      persistWork()
     } else {
       scheduler.performAndWait { persistWork() }
     }
     onWriter { $0.commitReportingErrors() }
   }
-
-  /// More events than this waiting at `background` is a burst (``persistBeforeReturning(bounded:)``).
-  static let burstBacklog = 4096
-  /// The longest `record(.background)` waits for the journal after a burst.
-  static let burstWait = DispatchTimeInterval.milliseconds(8)
 
   /// Applies the events and writes the journal (and folds when the journal cannot be written).
   private func persistWork() {

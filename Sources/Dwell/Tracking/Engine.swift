@@ -12,7 +12,8 @@ internal import Foundation
 /// uncontended lock, with no I/O. Everything else runs on the injected scheduler.
 ///
 /// Threading: rules, scripted checks and listeners run where the engine processes events
-/// (its scheduler's queue; `setRules` and `terminate` process on the caller's thread), under a lock that neither `record(_:)` nor a query takes:
+/// (its scheduler's queue; `setRules`, `background`, `terminate` and a burst past
+/// ``maximumWaitingEvents`` process on the caller's thread), under a lock that neither `record(_:)` nor a query takes:
 /// queries answer from a copy the queue publishes after each step (``UsageQueries``), so a
 /// slow script delays neither. Handlers given to ``onUnlock(_:)`` and
 /// ``onNotification(_:)`` run after every lock of Dwell's is released, so they may call
@@ -129,8 +130,13 @@ package final class Engine: Sendable {
   // MARK: Recording (hot path)
 
   /// The most events that wait for the writer before the recording thread applies them
-  /// itself (about 20 MB).
-  package static let maximumWaitingEvents = 262_144
+  /// itself: a burst (thousands of events in a few milliseconds) costs the recording
+  /// thread what it costs the writer, and the events `background` must apply before it
+  /// returns stay few (applied in about 2 ms). A person's events never come that fast.
+  package static let maximumWaitingEvents = 2_048
+
+  /// Events waiting at which the writer is asked to apply them (once per crossing).
+  static let writerNudge = 512
 
   /// Events recorded but not yet applied (for tests).
   package var waitingEvents: Int { buffer.count }
@@ -217,7 +223,7 @@ package final class Engine: Sendable {
   /// that event, not at the next checkpoint.
   @inline(__always)
   func mustRespond(routine: Bool, waiting: Int, wakes: Bool = false, wanted: Bool = false) -> Bool {
-    !routine || synchronous || wanted || waiting == 4096 || waiting >= Self.maximumWaitingEvents
+    !routine || synchronous || wanted || waiting == Self.writerNudge || waiting >= Self.maximumWaitingEvents
       || (wakes && waiting == 1)
   }
 
@@ -229,12 +235,12 @@ package final class Engine: Sendable {
     case nil, .appear, .disappear, .pause, .resume, .interact, .action:
       if synchronous {
         process()
-      } else if waiting == 4096 {
+      } else if waiting == Self.writerNudge {
         // Ask the writer once per crossing, not once per event.
         onWriter { $0.process() }
       } else if waiting >= Self.maximumWaitingEvents {
-        // The writer cannot keep up at all (a flood, or its queue is blocked): apply the
-        // events here rather than let the buffer grow without bound.
+        // The writer does not keep up (a burst, or its queue is blocked): apply the events
+        // here rather than let the buffer grow, so that `background` has few to apply.
         process()
       } else if waiting == 1 || wanted {
         // An action into an empty buffer (``wakesWriter(_:)``), or an event a waiting rule
@@ -245,10 +251,10 @@ package final class Engine: Sendable {
       if synchronous {
         persistNow()
       } else {
-        // The process goes on after `background` (a bounded wait after a burst), not after `terminate`.
+        // `background` persists on this thread; `terminate` waits for the writer's queue first.
         var background = false
         if case .background? = event { background = true }
-        persistBeforeReturning(bounded: background)
+        persistBeforeReturning(onThisThread: background)
       }
     case .active, .inactive, .foreground, .clockChanged:
       onWriter { $0.process() }

@@ -128,7 +128,7 @@ extension LuaState {
     var text = text
     var line: Int32 = 0
     let status = text.withUTF8 { bytes in
-      bytes.withMemoryRebound(to: CChar.self) { dwell_lua_loadtext(L, $0.baseAddress, $0.count, chunk, &line) }
+      bytes.withMemoryRebound(to: CChar.self) { dwell_lua_loadtext(L, c, $0.baseAddress, $0.count, chunk, &line) }
     }
     return (status, Int(line))
   }

@@ -104,6 +104,7 @@ final class LuaState {
     c.pointee.tick_ms = ScriptLimits.milliseconds(limits.timePerTick)
     c.pointee.load_work_limit = Int64(limits.instructionsToLoad)
     c.pointee.load_ms = ScriptLimits.milliseconds(limits.timeToLoad)
+    c.pointee.read_ms = ScriptLimits.milliseconds(limits.timeToRead)
     c.pointee.window = .min
     c.pointee.sustained_ppm = limits.sustainedPPM
     // At most a day: the share of it stays far within 64 bits (sustained.c).

@@ -24,9 +24,15 @@ public struct ScriptLimits: Sendable {
   /// defines counting ``workPerDefinition``. Counted, so a pack loads or not the
   /// same way on every machine and under any load. Default 25,000,000.
   public var instructionsToLoad: Int
-  /// Host time loading may take, a backstop far above what ``instructionsToLoad`` allows
-  /// on any device. Default 10 s.
+  /// Host time loading's code may take (the files' top-level code and the definitions it
+  /// makes), a backstop far above what ``instructionsToLoad`` allows on any device. Lua
+  /// reading the files' text does not count here (``timeToRead``), so a pack whose code
+  /// fits this limit loads the same way under any value of it. Default 10 s.
   public var timeToLoad: Duration
+  /// Host time Lua's parser may take reading all the pack's files, a backstop of its own:
+  /// generous (reading the largest file a pack may have, 4 MiB, takes well under a second),
+  /// so that only a pack built to make reading slow meets it. Default 10 s.
+  public var timeToRead: Duration = .seconds(10)
   /// Nested tables a value passed between Lua and the host may have. Default 32.
   public var valueDepth: Int
   /// Values (table entries, counted through every level) in one such value. Default 10,000.
