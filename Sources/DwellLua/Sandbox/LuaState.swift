@@ -170,13 +170,18 @@ final class LuaState {
     lua_pushvalue(L, -1)
     hostRef = reference()
     dwell_lua_push_allow_list(L)
-    // Under loading's budget and time, not a script call's (whose limits, a millisecond
-    // say, are no measure of the host's own setup), and then not counted against the pack.
+    // The host's own setup, under limits of its own (a pack's, a millisecond for a call or
+    // its load say, are no measure of it), and not counted against the pack's load.
+    let (packWork, packTime) = (c.pointee.load_work_limit, c.pointee.load_ms)
+    c.pointee.load_work_limit = 10_000_000
+    c.pointee.load_ms = 10_000
     loading = true
     defer {
       loading = false
       c.pointee.load_work = 0
       c.pointee.load_ns = 0
+      c.pointee.load_work_limit = packWork
+      c.pointee.load_ms = packTime
     }
     try protectedCall(arguments: 3, results: 4)
     pluginsRef = reference()
