@@ -27,14 +27,15 @@ import Testing
     return flag.isSet
   }
 
-  @Test func backgroundReturnsWhileTheWriterIsBusyAndLosesNothing() async throws {
+  /// An engine on a store of its own, 30 ms into a visit to "Lessons", whose writer's queue
+  /// is busy until the test signals `gate`.
+  func busyWriter() async throws -> (TemporaryStore, SystemMonotonicClock, Engine, DispatchSemaphore) {
     let store = TemporaryStore()
     let clock = SystemMonotonicClock()
     let engine = try Engine(store: Store(path: store.path), clock: clock)
     engine.record(.active)
     engine.record(.appear(screen: "Lessons", id: ScreenInstance("lessons")))
     try await Task.sleep(for: .milliseconds(30))
-    // The writer's queue is busy until the test lets it go.
     let gate = DispatchSemaphore(value: 0)
     let holding = Flag()
     engine.onWriter { _ in
@@ -42,6 +43,11 @@ import Testing
       gate.wait()
     }
     #expect(await wait(for: holding, seconds: 30 * Double(TestEnvironment.slowdown)))
+    return (store, clock, engine, gate)
+  }
+
+  @Test func backgroundReturnsWhileTheWriterIsBusyAndLosesNothing() async throws {
+    let (store, clock, engine, gate) = try await busyWriter()
     let returned = Flag()
     let caller = Thread {
       engine.record(.disappear(id: ScreenInstance("lessons")))
@@ -66,19 +72,7 @@ import Testing
   }
 
   @Test func backgroundIsDurableWhenItReturnsWhileTheWriterIsBusy() async throws {
-    let store = TemporaryStore()
-    let clock = SystemMonotonicClock()
-    let engine = try Engine(store: Store(path: store.path), clock: clock)
-    engine.record(.active)
-    engine.record(.appear(screen: "Lessons", id: ScreenInstance("lessons")))
-    try await Task.sleep(for: .milliseconds(30))
-    let gate = DispatchSemaphore(value: 0)
-    let holding = Flag()
-    engine.onWriter { _ in
-      holding.set()
-      gate.wait()
-    }
-    #expect(await wait(for: holding, seconds: 30 * Double(TestEnvironment.slowdown)))
+    let (store, clock, engine, gate) = try await busyWriter()
     let returned = Flag()
     let caller = Thread {
       engine.record(.disappear(id: ScreenInstance("lessons")))
