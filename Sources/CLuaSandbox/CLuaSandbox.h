@@ -65,7 +65,7 @@ typedef struct dwell_lua_limits {
   long long sustained_ppm;       /* share of one core the pack may use, in millionths; 0: none */
   long long sustained_window_ns; /* app time the share is averaged over */
   long long total_limit_ns;      /* host time the pack may take in all (the tools, where a call
-                                    counts its work alone, at DWELL_LUA_NS_PER_UNIT); 0: none */
+                                    counts the coarse clock's time, not the thread's); 0: none */
   /* Spent so far: */
   long long level_ns;     /* host time spent and not yet drained by app time (a leaky bucket) */
   long long last_instant; /* the app instant (monotonic ns) the level was last drained at */
@@ -144,8 +144,9 @@ int dwell_lua_tick_spent(const dwell_lua_limits *limits);
 void dwell_lua_sustain(dwell_lua_limits *limits, long long instant);
 
 /// Adds a call's cost to the sustained budget: its host time (the processor time of the
-/// thread that ran it, `dwell_lua_thread_cpu_ns`; 0 in the tools), and at least its work at
-/// the nominal nanoseconds per unit (so a fast machine and a manual clock count it alike).
+/// thread that ran it, `dwell_lua_thread_cpu_ns`, in an app; the monotonic clock's in the
+/// tools), and at least its work at the nominal nanoseconds per unit (so a fast machine and a
+/// manual clock count it alike).
 void dwell_lua_spend(dwell_lua_limits *limits, long long work, long long host_ns);
 
 /// Ends a throttle: the pack's budget per tick back to its own.

@@ -205,7 +205,8 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   if (time_ms < 1) time_ms = 1;
   limits->unit = unit;
   long long start = dwell_lua_arm(L, limits, allowance, unit == DWELL_LUA_PER_TICK, time_ms);
-  /* The tools (a total bound set) count work alone: the same figures on any machine. */
+  /* An app counts the thread's processor time; the tools (a total bound set), whose calls
+   * come many times a simulated second, the coarse clock's, which costs no system call. */
   int measured = limits->total_limit_ns == 0;
   long long cpu_start = measured ? dwell_lua_thread_cpu_ns() : 0;
   limits->enforce = 1;
@@ -238,10 +239,10 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   } else {
     limits->tick_work += work;
     limits->tick_ns += spent;
-    /* The sustained budget counts the thread's processor time in an app, work alone in the
-     * tools (the per-call and per-tick limits, backstops against a hang, count the wall
-     * clock's). */
-    dwell_lua_spend(limits, work, measured ? dwell_lua_thread_cpu_ns() - cpu_start : 0);
+    /* The sustained budget counts the thread's processor time in an app, the coarse clock's
+     * in the tools (and the per-call and per-tick limits, backstops against a hang, count
+     * the wall clock's): host work its units underprice is counted either way. */
+    dwell_lua_spend(limits, work, measured ? dwell_lua_thread_cpu_ns() - cpu_start : spent);
   }
   return status;
 }

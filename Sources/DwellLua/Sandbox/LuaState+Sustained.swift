@@ -19,19 +19,20 @@ extension LuaState {
     c.pointee.throttled_ns = 0
   }
 
-  /// Whether calls count their processor time (an app), or their work alone (the tools,
-  /// which bound a run's total: the same figures on any machine, under any load).
-  var measuresHostTime: Bool { c.pointee.total_limit_ns == 0 }
+  /// Whether calls count their thread's processor time (an app), or the coarse monotonic
+  /// clock's (the tools, which bound a run's total and call packs many times a simulated
+  /// second: that clock costs no system call).
+  var countsProcessorTime: Bool { c.pointee.total_limit_ns == 0 }
 
-  /// The processor time the thread has used, to charge the host work that follows to the
-  /// pack (``chargeHostWork(since:work:)``); 0 in the tools.
-  func hostWorkStart() -> Int64 { measuresHostTime ? dwell_lua_thread_cpu_ns() : 0 }
+  /// The clock's reading, to charge the host work that follows to the pack
+  /// (``chargeHostWork(since:work:)``).
+  func hostWorkStart() -> Int64 { countsProcessorTime ? dwell_lua_thread_cpu_ns() : dwell_lua_monotonic_ns() }
 
   /// Charges to the sustained budget host work done for the pack outside its calls, such as
-  /// saving its plugins' states: the processor time since `start` (``hostWorkStart()``), and
-  /// at least `work` units (all the tools count).
+  /// saving its plugins' states: the time since `start` (``hostWorkStart()``), and at least
+  /// `work` units.
   func chargeHostWork(since start: Int64, work: Int64) {
-    let spent = measuresHostTime ? dwell_lua_thread_cpu_ns() - start : 0
+    let spent = (countsProcessorTime ? dwell_lua_thread_cpu_ns() : dwell_lua_monotonic_ns()) - start
     if spent > 0 || work > 0 { dwell_lua_spend(c, max(work, 0), max(spent, 0)) }
   }
 

@@ -60,8 +60,8 @@ public struct ScriptLimits: Sendable {
   /// Host time the pack's scripts may take in all, for the tools (a replay or a simulated
   /// user, where app time runs far faster than a person's): past it the pack's checks and
   /// plugins are disabled, with one ``ScriptError``. nil: no bound (an app). With a bound, a
-  /// call counts its work alone (3 ns a unit), not the clock: a run gives the same figures
-  /// on any machine and under any load.
+  /// call's host time is read on the coarse monotonic clock, not the thread's processor
+  /// clock (a system call at every call of a simulated second).
   package var totalHostTime: Duration?
 
   /// Creates limits; the defaults suit rule packs.
