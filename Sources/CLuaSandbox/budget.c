@@ -1,9 +1,8 @@
 /*
  * The limits of a Lua state and their accounting: the clocks of the time limits and of the
- * sustained budget, the
- * allocator that enforces the memory cap (and tells strings.c of long strings), the count
- * hook that enforces the instruction budget, the charge library code pays for its work, and
- * arming a call.
+ * sustained budget, the allocator that enforces the memory cap (and tells strings.c of long
+ * strings), the count hook that enforces the instruction budget, the charge library code
+ * pays for its work, and arming a call.
  */
 #include "sandbox.h"
 

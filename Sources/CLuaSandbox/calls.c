@@ -206,8 +206,9 @@ int dwell_lua_call(lua_State *L, dwell_lua_limits *limits, int nargs, int nresul
   limits->unit = unit;
   long long start = dwell_lua_arm(L, limits, allowance, unit == DWELL_LUA_PER_TICK, time_ms);
   /* An app counts the thread's processor time; the tools (a total bound set), whose calls
-   * come many times a simulated second, the coarse clock's, which costs no system call. */
-  int measured = limits->total_limit_ns == 0;
+   * come many times a simulated second, the coarse clock's, which costs no system call.
+   * Loading spends no sustained budget, so it reads neither. */
+  int measured = !limits->loading && limits->total_limit_ns == 0;
   long long cpu_start = measured ? dwell_lua_thread_cpu_ns() : 0;
   limits->enforce = 1;
   int status = dwell_lua_pcall(L, limits, nargs, nresults);

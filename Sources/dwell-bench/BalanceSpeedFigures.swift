@@ -35,17 +35,10 @@ import Foundation
 ) throws {
   let cores = ProcessInfo.processInfo.activeProcessorCount
   log("balance: \(name), \(users) users x \(days) days on \(cores) cores...")
-  let run = BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1)
-  let start = now()
-  let cpuStart = cpuSeconds()
-  _ = try run.runBlocking()
-  let seconds = Double(now() - start) / 1e9
-  let cpu = cpuSeconds() - cpuStart
+  let (seconds, cpu) = try timed(BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1))
   report(
     "balance_\(name)_\(users)x\(days)_s", seconds, "s", target: target.map { "≤ \(Int($0))" },
     pass: target.map { seconds <= $0 })
-  // On a machine shared with other work the wall time follows the load; CPU time ÷ cores
-  // is what the run takes on free cores.
   report("balance_\(name)_\(users)x\(days)_cpu_s", cpu, "s")
 }
 

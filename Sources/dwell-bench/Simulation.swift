@@ -58,6 +58,16 @@ enum SimulationPart: String {
   report("sim_trace_events", Double(trace.count), "events")
 }
 
+/// Runs `run` and gives its wall time and its CPU time over every worker, in seconds: on a
+/// machine shared with other work the wall time follows the load; CPU time ÷ cores is what
+/// the run takes on free cores.
+@MainActor func timed(_ run: BalanceRun) throws -> (seconds: Double, cpu: Double) {
+  let start = now()
+  let cpuStart = cpuSeconds()
+  _ = try run.runBlocking()
+  return (Double(now() - start) / 1e9, cpuSeconds() - cpuStart)
+}
+
 /// The learning pack (a scripted check, a tick plugin) and a declarative pack at scale.
 @MainActor private func balanceFigures(quick: Bool, packs: String) throws {
   let personas = try PersonaFile.load(packs + "/learning/balance/personas.lua")
@@ -69,14 +79,7 @@ enum SimulationPart: String {
   ] {
     log("balance: \(name), \(users) users x 90 days on \(cores) cores...")
     let days = quick ? 14 : 90
-    let run = BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1)
-    let start = now()
-    let cpuStart = cpuSeconds()
-    _ = try run.runBlocking()
-    let seconds = Double(now() - start) / 1e9
-    // CPU time over every worker: on a machine shared with other work, the wall time
-    // depends on the load; CPU time ÷ cores is what the run would take on free cores.
-    let cpu = cpuSeconds() - cpuStart
+    let (seconds, cpu) = try timed(BalanceRun(pack: pack, population: personas, users: users, days: days, seed: 1))
     report("balance_\(name)_users_per_s", Double(users) / seconds, "users/s")
     report(
       "balance_\(name)_\(users)x\(days)_s", seconds, "s", target: quick ? nil : "< \(Int(target))",
